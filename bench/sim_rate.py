@@ -1,0 +1,114 @@
+"""Step rate of the simulation: raw PyBullet vs the sim node, plus camera frames per second.
+
+    PYTHONPATH=. .venv/bin/python bench/sim_rate.py [--steps 2000] [--repeats 5] [--all-scenes]
+
+Prints, for `franka_stacking` (and every scene with --all-scenes):
+* raw PyBullet:  p.stepSimulation() in a bare loop (the ceiling);
+* World.step():  the library loop the node runs (controllers, grippers, updaters + step);
+* sim node:      the node stepping the World and publishing joint_states at 100 Hz with the
+                 camera off -- measured through NODE HOOK below once robot_tasks.nodes.sim
+                 exists; the issue's target is node >= 80% of raw;
+and the scene camera's frames per second at 320x240.
+Numbers are medians over repeats; the machine may be shared, so compare side by side.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pybullet as p  # noqa: E402
+
+from robot_tasks.sim import World  # noqa: E402
+from robot_tasks.sim.scenes import scene_names  # noqa: E402
+
+SETTLE_STEPS = 200
+
+
+def step_rates(scene: str, steps: int, repeats: int) -> tuple[float, float]:
+    """(raw p.stepSimulation, World.step) steps/s, alternating in one settled world.
+
+    Alternating repeats in the same world keeps the comparison fair: objects that fall
+    asleep speed both loops up alike.
+    """
+    with World(scene=scene, seed=0) as world:
+        world.step(SETTLE_STEPS)
+        raw, lib = [], []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                p.stepSimulation(physicsClientId=world.client)
+            raw.append(steps / (time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            world.step(steps)
+            lib.append(steps / (time.perf_counter() - t0))
+        return statistics.median(raw), statistics.median(lib)
+
+
+def camera_fps(scene: str, width: int, height: int, frames: int) -> float:
+    with World(scene=scene, seed=0) as world:
+        world.step(SETTLE_STEPS)
+        cam = world.camera("scene").resized(width, height)
+        cam.capture()                                   # warm-up
+        t0 = time.perf_counter()
+        for _ in range(frames):
+            cam.capture()
+        return frames / (time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------------------
+# NODE HOOK: the sim-node variant of the measurement, same scene, same run.
+# The sim node module is expected to expose
+#     bench_step_rate(scene: str, steps: int, joint_state_rate: float = 100.0) -> float
+# which runs its real stepping loop in-process with real_time_factor=0, publishing
+# joint_states (and /clock) at `joint_state_rate` Hz of sim time, camera off, and returns
+# steps per wall second.  Until that exists this returns None and says so.
+# ---------------------------------------------------------------------------------------
+def node_step_rate(scene: str, steps: int, joint_state_rate: float = 100.0) -> float | None:
+    module = "robot_tasks.nodes.sim"
+    if importlib.util.find_spec(module) is None:
+        return None
+    node = importlib.import_module(module)
+    if not hasattr(node, "bench_step_rate"):
+        return None
+    return float(node.bench_step_rate(scene, steps, joint_state_rate))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--all-scenes", action="store_true", help="also print every scene's step rate")
+    args = parser.parse_args(argv)
+
+    scene = "franka_stacking"
+    raw, lib = step_rates(scene, args.steps, args.repeats)
+    node = node_step_rate(scene, args.steps)
+    print(f"{scene}: {args.steps} steps x {args.repeats} repeats at 240 Hz (median)")
+    print(f"  raw PyBullet stepSimulation : {raw:9.0f} steps/s")
+    print(f"  World.step (library loop)   : {lib:9.0f} steps/s  ({100 * lib / raw:.0f}% of raw)")
+    if node is None:
+        print("  sim node (joint_states 100 Hz, camera off): not built yet (robot_tasks.nodes.sim.bench_step_rate)")
+    else:
+        verdict = "OK" if node >= 0.8 * raw else "BELOW TARGET"
+        print(f"  sim node (joint_states 100 Hz, camera off): {node:9.0f} steps/s  "
+              f"ratio node/raw = {node / raw:.2f} (target >= 0.80: {verdict})")
+    fps = camera_fps(scene, 320, 240, args.frames)
+    print(f"  camera 320x240 RGB-D (ER_TINY_RENDERER): {fps:.1f} frames/s")
+    if args.all_scenes:
+        print("all scenes (median steps/s at 240 Hz, robots idle):")
+        for name in scene_names():
+            raw_s, lib_s = step_rates(name, args.steps, args.repeats)
+            print(f"  {name:18s} raw {raw_s:8.0f}   World.step {lib_s:8.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Factories for the two robot models, each with its controller and gripper attached.
+
+* Panda: pybullet_data `franka_panda/panda.urdf` (Apache-2.0), 7 arm joints, two
+  fingers, end effector `panda_grasptarget` (between the fingertips).
+* UR10: example-robot-data `ur10_robot.urdf` (BSD) plus a suction tool added to the
+  URDF text (a rod and a cup on `tool0`, end effector `suction_tcp` at the cup face),
+  so the tool is in `robot_description` and the arm server's kinematics match the sim.
+"""
+from __future__ import annotations
+
+import pybullet as p
+
+from robot_tasks.sim import assets
+from robot_tasks.sim.controller import JointTrajectoryController
+from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
+from robot_tasks.sim.robot import Robot
+from robot_tasks.sim.urdf_text import absolutize_mesh_paths, append_fixed_link
+
+PANDA_ARM = [f"panda_joint{i}" for i in range(1, 8)]
+PANDA_HOME = dict(zip(PANDA_ARM, [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]),
+                  panda_finger_joint1=0.04, panda_finger_joint2=0.04)
+
+UR10_ARM = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
+            "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+UR10_HOME = dict(zip(UR10_ARM, [0.0, -1.9, 1.9, -1.571, -1.571, 0.0]))   # tool pointing down
+
+
+def panda_description() -> tuple[str, str]:
+    """(urdf path to load, robot_description text with absolute mesh paths)."""
+    path = assets.panda_urdf()
+    return str(path), absolutize_mesh_paths(path.read_text(), path.parent)
+
+
+def make_panda(world, name: str = "panda", position=(0, 0, 0), yaw: float = 0.0) -> Robot:
+    urdf_path, description = panda_description()
+    orn = p.getQuaternionFromEuler([0, 0, yaw])
+    robot = Robot(world, name, urdf_path, description, position, orn, PANDA_ARM,
+                  "panda_grasptarget", PANDA_HOME)
+    robot.controller = JointTrajectoryController(robot)
+    robot.gripper = ParallelGripper(robot)
+    world.add_robot(robot)
+    return robot
+
+
+def _suction_tool_xml(length: float, cup_radius: float) -> str:
+    rod_len = length - 0.02
+    return f"""  <link name="suction_tool">
+    <inertial><origin xyz="0 0 {rod_len / 2:.4f}"/><mass value="0.3"/>
+      <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.0002"/></inertial>
+    <visual><origin xyz="0 0 {rod_len / 2:.4f}"/><geometry><cylinder radius="0.02" length="{rod_len:.4f}"/></geometry>
+      <material name="tool_grey"><color rgba="0.6 0.6 0.65 1"/></material></visual>
+    <collision><origin xyz="0 0 {rod_len / 2:.4f}"/><geometry><cylinder radius="0.02" length="{rod_len:.4f}"/></geometry></collision>
+  </link>
+  <link name="suction_cup">
+    <inertial><origin xyz="0 0 0.01"/><mass value="0.05"/>
+      <inertia ixx="0.00002" ixy="0" ixz="0" iyy="0.00002" iyz="0" izz="0.00002"/></inertial>
+    <visual><origin xyz="0 0 0.01"/><geometry><cylinder radius="{cup_radius}" length="0.02"/></geometry>
+      <material name="cup_black"><color rgba="0.1 0.1 0.1 1"/></material></visual>
+    <collision><origin xyz="0 0 0.01"/><geometry><cylinder radius="{cup_radius}" length="0.02"/></geometry></collision>
+  </link>
+  <link name="suction_tcp">
+    <!-- a frame only; a tiny inertia stops PyBullet from inventing 1 kg for it -->
+    <inertial><mass value="0.001"/><inertia ixx="1e-7" ixy="0" ixz="0" iyy="1e-7" iyz="0" izz="1e-7"/></inertial>
+  </link>
+"""
+
+
+def ur10_description(tool_length: float = 0.20, cup_radius: float = 0.03) -> tuple[str, str]:
+    """(urdf path to load, robot_description) of the UR10 with its suction tool."""
+    src = assets.ur10_urdf()
+    text = absolutize_mesh_paths(src.read_text(), src.parent, [assets.cmeel_share()])
+    text = append_fixed_link(text, "tool0", _suction_tool_xml(tool_length, cup_radius),
+                             "tool0-suction_tool", "suction_tool")
+    text = append_fixed_link(text, "suction_tool", "", "suction_tool-suction_cup", "suction_cup",
+                             xyz=(0, 0, tool_length - 0.02))
+    text = append_fixed_link(text, "suction_cup", "", "suction_cup-suction_tcp", "suction_tcp",
+                             xyz=(0, 0, 0.02))
+    path = assets.write_cached_text("urdf", "ur10_suction", ".urdf", text)
+    return str(path), text
+
+
+def make_ur10(world, name: str = "ur10", position=(0, 0, 0), yaw: float = 0.0,
+              tool_length: float = 0.20, suction_force: float = 300.0) -> Robot:
+    urdf_path, description = ur10_description(tool_length)
+    orn = p.getQuaternionFromEuler([0, 0, yaw])
+    robot = Robot(world, name, urdf_path, description, position, orn, UR10_ARM, "suction_tcp", UR10_HOME)
+    robot.controller = JointTrajectoryController(robot)
+    robot.gripper = SuctionGripper(robot, "suction_cup", suction_force)
+    world.add_robot(robot)
+    return robot
+

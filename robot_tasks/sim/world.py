@@ -1,0 +1,143 @@
+"""The World: one PyBullet DIRECT client, a fixed time step, and everything in it.
+
+    with World(scene="franka_stacking", seed=3) as world:
+        panda = world.robot("panda")
+        panda.controller.command(trajectory)      # whole JointTrajectory, sim-time based
+        world.step(240)                           # one simulated second at 240 Hz
+        states = world.object_states()
+
+Each `step()` first lets controllers, grippers and scene updaters (a conveyor) act at
+the current sim time, then advances physics by one fixed step.  Nothing here sleeps or
+reads the wall clock, so a caller can run the world at any speed; a ROS node just calls
+`step()` in its own loop and reads `time`, `robot(..).joint_states()` and cameras.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pybullet as p
+
+from robot_tasks.sim.errors import UnknownName
+from robot_tasks.sim.objects import ObjectState, SimObject, read_state
+
+
+class World:
+    """A deterministic physics world.  Same scene + seed + commands give the same states."""
+
+    def __init__(self, scene: str | None = None, seed: int = 0, time_step: float = 1.0 / 240.0,
+                 gravity: float = -9.81, **scene_options):
+        self.time_step = float(time_step)
+        self.gravity = float(gravity)
+        self.client = p.connect(p.DIRECT)
+        self.scene_name = scene
+        self.scene_options = dict(scene_options)
+        self._setup(seed)
+
+    # --- lifecycle ---------------------------------------------------------------
+    def _setup(self, seed: int) -> None:
+        cid = self.client
+        p.resetSimulation(physicsClientId=cid)
+        p.setGravity(0, 0, self.gravity, physicsClientId=cid)
+        # deterministicOverlappingPairs sorts broadphase pairs: same calls -> same result.
+        p.setPhysicsEngineParameter(fixedTimeStep=self.time_step, deterministicOverlappingPairs=1,
+                                    physicsClientId=cid)
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.time = 0.0
+        self.step_count = 0
+        self.robots: dict = {}
+        self.objects: dict[str, SimObject] = {}
+        self.cameras: dict = {}
+        self.updaters: list[Callable[["World"], None]] = []
+        self.held_bodies: set[int] = set()          # bodies a gripper holds right now
+        self.static_bodies: dict[str, int] = {}     # table, plane, pallet ... by name
+        self.view = {"position": (1.6, -1.2, 1.5), "target": (0.4, 0.0, 0.6)}  # snapshot camera
+        self.landmarks: dict[str, tuple] = {}       # named fixed poses (pallet slots ...)
+        self.conveyor = None
+        self._body_to_object: dict[int, SimObject] = {}
+        if self.scene_name is not None:
+            from robot_tasks.sim.scenes import build_scene   # scenes import World: import late
+            build_scene(self, self.scene_name, **self.scene_options)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Rebuild the scene from scratch with `seed` (default: the current seed)."""
+        self._setup(self.seed if seed is None else seed)
+
+    def close(self) -> None:
+        if self.client is not None and p.isConnected(self.client):
+            p.disconnect(self.client)
+        self.client = None
+
+    def __enter__(self) -> "World":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- stepping ---------------------------------------------------------------
+    def step(self, n: int = 1) -> None:
+        """Advance `n` fixed steps: controllers act at the current time, then physics."""
+        cid = self.client
+        robots = tuple(self.robots.values())
+        for _ in range(int(n)):
+            for robot in robots:
+                if robot.controller is not None:
+                    robot.controller.update(self.time)
+                if robot.gripper is not None:
+                    robot.gripper.update(self.time)
+            for updater in self.updaters:
+                updater(self)
+            p.stepSimulation(physicsClientId=cid)
+            self.step_count += 1
+            self.time = self.step_count * self.time_step   # no drift from summing floats
+
+    def step_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Step until predicate() is true or `timeout` sim seconds pass; return predicate()."""
+        end = self.time + timeout
+        while not predicate():
+            if self.time >= end:
+                return False
+            self.step()
+        return True
+
+    # --- contents ----------------------------------------------------------------
+    def add_robot(self, robot) -> None:
+        self.robots[robot.name] = robot
+
+    def add_object(self, obj: SimObject) -> SimObject:
+        self.objects[obj.name] = obj
+        self._body_to_object[obj.body_id] = obj
+        return obj
+
+    def add_camera(self, name: str, camera) -> None:
+        self.cameras[name] = camera
+
+    def add_updater(self, fn: Callable[["World"], None]) -> None:
+        """Register a function called with the world before every physics step."""
+        self.updaters.append(fn)
+
+    def robot(self, name: str):
+        if name not in self.robots:
+            raise UnknownName("robot", name, self.robots)
+        return self.robots[name]
+
+    def object(self, name: str) -> SimObject:
+        if name not in self.objects:
+            raise UnknownName("object", name, self.objects)
+        return self.objects[name]
+
+    def camera(self, name: str):
+        if name not in self.cameras:
+            raise UnknownName("camera", name, self.cameras)
+        return self.cameras[name]
+
+    def object_for_body(self, body_id: int) -> SimObject | None:
+        return self._body_to_object.get(body_id)
+
+    def object_states(self) -> list[ObjectState]:
+        """Ground truth of every tracked object (for evaluation and markers only)."""
+        return [read_state(obj, self.client) for obj in self.objects.values()]
+
+    def object_state(self, name: str) -> ObjectState:
+        return read_state(self.object(name), self.client)
