@@ -1,1 +1,36 @@
-"""robot_tasks.control"""
+"""robot_tasks.control — arm kinematics and motion generation, pure Python (numpy, pin, ompl).
+
+No ROS and no PyBullet here: the arm server feeds it a URDF and joint states and gets back
+joint paths and timed trajectories.
+
+- kinematics.ArmKinematics      FK, Jacobian, pose error of one chain (Pinocchio)
+- ik.IkSolver / IkConfig        differential IK: pinv, dls, trans, svd, adaptive_dls
+- interpolation                 bounded-increment joint interpolation (max_dq per step)
+- trajectory.time_parameterize  joint path -> times honoring velocity limits
+- cartesian.cartesian_line      straight-line tip motion by repeated IK
+- collision.CollisionChecker    self + box-obstacle collision checks (coal)
+- planning.plan_joint_path      OMPL RRT-Connect in joint space
+- robot_models                  where the Panda and UR10 URDFs live
+"""
+from .errors import ControlError, InputError, ModelError
+from .pose import Pose
+from .kinematics import ArmKinematics
+from .jacobian_inverse import IK_METHODS, DEFAULT_IK_PARAMS
+from .ik import IkConfig, IkResult, IkSolver, solve_ik
+from .interpolation import (DEFAULT_MAX_DQ, DEFAULT_MIN_STEPS, interpolate_joints,
+                            interpolate_path, max_joint_step, step_count)
+from .trajectory import TimedTrajectory, make_trajectory, time_parameterize
+from .cartesian import CartesianResult, cartesian_line, vertical_move
+from .collision import Box, CollisionChecker
+from .planning import PlanResult, first_invalid_state, plan_joint_path, plan_to_pose
+from .robot_models import ArmSpec, arm_spec, panda_spec, ur10_spec
+
+__all__ = [
+    "ControlError", "InputError", "ModelError", "Pose", "ArmKinematics", "IK_METHODS",
+    "DEFAULT_IK_PARAMS", "IkConfig", "IkResult", "IkSolver", "solve_ik", "DEFAULT_MAX_DQ",
+    "DEFAULT_MIN_STEPS", "interpolate_joints", "interpolate_path", "max_joint_step",
+    "step_count", "TimedTrajectory", "make_trajectory", "time_parameterize", "CartesianResult",
+    "cartesian_line", "vertical_move", "Box", "CollisionChecker", "PlanResult",
+    "first_invalid_state", "plan_joint_path", "plan_to_pose", "ArmSpec", "arm_spec",
+    "panda_spec", "ur10_spec",
+]
