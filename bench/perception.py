@@ -1,0 +1,93 @@
+"""Perception benchmark: detection latency and position error on seeded franka_stacking scenes.
+
+    PYTHONPATH=. .venv/bin/python bench/perception.py [--seeds 20] [--repeats 3]
+
+For each resolution, every seed builds the scene, renders one frame with the scene
+camera (rendering is not timed), then times Detector.detect ``repeats`` times. Errors are
+against the sim's ground truth. Two intrinsics are compared: the sim Camera's own K
+(what the sim node publishes) and the K that robot_tasks.perception derives from
+PyBullet's projection matrix (which models ER_TINY_RENDERER's half-pixel offset).
+Runtime is bounded: about (seeds x 2 resolutions) renders plus the detections.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+import pybullet as p
+
+from robot_tasks.perception import CameraIntrinsics, Detector, intrinsics_from_pybullet_projection
+from robot_tasks.perception.geometry import matrix_from_quat
+from robot_tasks.sim import World
+
+CUBES = ["blue_cube", "green_cube", "red_cube", "yellow_cube"]
+
+
+def _yaw(q) -> float:
+    r = matrix_from_quat(q)
+    return math.atan2(r[1, 0], r[0, 0])
+
+
+def run(width: int, height: int, seeds: int, repeats: int) -> list[dict]:
+    detector = Detector()
+    rows = {name: {"lat": [], "err": [], "yaw": [], "found": 0, "extra": 0}
+            for name in ("sim K", "pybullet K")}
+    for seed in range(seeds):
+        with World(scene="franka_stacking", seed=seed) as world:
+            world.step(120)
+            cam = world.camera("scene").resized(width, height)
+            frame = cam.capture()
+            k = cam.intrinsics()
+            proj = p.computeProjectionMatrixFOV(cam.fov_deg, width / height, cam.near, cam.far)
+            variants = {"sim K": CameraIntrinsics.from_k(k.matrix, width, height),
+                        "pybullet K": intrinsics_from_pybullet_projection(proj, width, height)}
+            truth = {s.name: s for s in world.object_states()}
+            pose = cam.world_from_optical()
+            for name, intrinsics in variants.items():
+                row = rows[name]
+                for _ in range(repeats):
+                    t0 = time.perf_counter()
+                    found = detector.detect(frame.rgb, frame.depth, intrinsics, pose)
+                    row["lat"].append(time.perf_counter() - t0)
+                for d in found:
+                    if d.label not in truth:
+                        row["extra"] += 1
+                        continue
+                    row["found"] += 1
+                    s = truth[d.label]
+                    row["err"].append(np.linalg.norm(np.subtract(d.position, s.position)))
+                    dy = _yaw(d.orientation) - _yaw(s.orientation)
+                    row["yaw"].append(abs(math.degrees((dy + math.pi / 4) % (math.pi / 2) - math.pi / 4)))
+    out = []
+    for name, row in rows.items():
+        lat = np.array(row["lat"]) * 1000
+        err = np.array(row["err"]) * 1000 if row["err"] else np.array([np.nan])
+        out.append({"res": f"{width}x{height}", "K": name, "found": f"{row['found']}/{4 * seeds}",
+                    "extra": row["extra"], "lat_med": np.median(lat), "lat_p90": np.percentile(lat, 90),
+                    "err_med": np.median(err), "err_p90": np.percentile(err, 90), "err_max": err.max(),
+                    "yaw_med": float(np.median(row["yaw"])) if row["yaw"] else float("nan")})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20, help="scenes per resolution (default 20)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed detections per frame (default 3)")
+    args = parser.parse_args()
+    seeds, repeats = max(1, min(args.seeds, 200)), max(1, min(args.repeats, 20))
+    print(f"franka_stacking, {seeds} seeds, {repeats} timed runs per frame; errors vs ground truth")
+    header = (f"{'resolution':>10} {'intrinsics':>11} {'found':>7} {'extra':>5} {'lat med ms':>10} "
+              f"{'lat p90 ms':>10} {'err med mm':>10} {'err p90 mm':>10} {'err max mm':>10} {'yaw med deg':>11}")
+    print(header)
+    print("-" * len(header))
+    for width, height in ((320, 240), (640, 480)):
+        for r in run(width, height, seeds, repeats):
+            print(f"{r['res']:>10} {r['K']:>11} {r['found']:>7} {r['extra']:>5} {r['lat_med']:>10.1f} "
+                  f"{r['lat_p90']:>10.1f} {r['err_med']:>10.2f} {r['err_p90']:>10.2f} {r['err_max']:>10.2f} "
+                  f"{r['yaw_med']:>11.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""A Segment is one connected blob of same-coloured pixels with its 3-D points.
+
+The fitters (cube, bin, bowl, banana) see only Segments, never whole images, so each
+fitter is a small pure function of the points it is handed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from robot_tasks.perception.detection import PixelBox
+
+# A neighbour this much nearer the camera than the pixel hides the object behind it.
+OCCLUDER_MARGIN_M = 0.01
+# How far (pixels) around a pixel to look for the image border or an occluder.
+EDGE_REACH_PX = 2
+
+
+@dataclass
+class Segment:
+    """Pixels of one blob, in matching order.
+
+    rows, cols   image coordinates (N,)
+    points       world xyz (N, 3) of those pixels
+    depth        optical depth (N,) in metres
+    at_hidden_edge  (N,) True where the blob's outline there is not the object's own edge:
+                 the pixel is within EDGE_REACH_PX of the image border or of a pixel outside
+                 the blob that is nearer the camera (something in front).
+    inv_focal    1 / fx: a pixel at depth d covers about d * inv_focal metres
+    view_dir     unit world vector from the camera to the blob's centroid
+    axis_cos     cosine between view_dir and the optical axis (1 at the image centre)
+    """
+
+    color: str
+    rows: np.ndarray
+    cols: np.ndarray
+    points: np.ndarray
+    depth: np.ndarray
+    at_hidden_edge: np.ndarray
+    inv_focal: float
+    view_dir: np.ndarray
+    axis_cos: float
+
+    @property
+    def pixel_count(self) -> int:
+        return int(self.rows.size)
+
+    @property
+    def bbox(self) -> PixelBox:
+        return PixelBox(int(self.cols.min()), int(self.rows.min()),
+                        int(self.cols.max()), int(self.rows.max()))
+
+    def footprint(self, keep: np.ndarray | None = None) -> float:
+        """Median size of one pixel on the surface (metres), over ``keep`` or all pixels."""
+        d = self.depth if keep is None else self.depth[keep]
+        return float(np.median(d)) * self.inv_focal if d.size else 0.0
+
+
+def hidden_edge_mask(blob: np.ndarray, depth: np.ndarray, row0: int, col0: int,
+                     image_shape: tuple[int, int]) -> np.ndarray:
+    """For a blob given as a boolean crop at (row0, col0) of the full image, flag its pixels
+    that lie next to the image border or next to a nearer surface outside the blob.
+
+    ``depth`` is the matching crop of the depth image (non-finite = no return).
+    """
+    r = EDGE_REACH_PX
+    h, w = blob.shape
+    big = np.inf
+    # Pad with "border" markers: a pixel whose neighbourhood leaves the image is at the border.
+    pad_blob = np.zeros((h + 2 * r, w + 2 * r), dtype=bool)
+    pad_blob[r:-r, r:-r] = blob
+    pad_depth = np.full((h + 2 * r, w + 2 * r), big, dtype=np.float32)
+    pad_depth[r:-r, r:-r] = np.where(np.isfinite(depth) & (depth > 0), depth, big)
+    inside = np.zeros((h + 2 * r, w + 2 * r), dtype=bool)   # inside the full image
+    full_h, full_w = image_shape
+    top, left = row0 - r, col0 - r
+    rr = np.arange(top, top + h + 2 * r)
+    cc = np.arange(left, left + w + 2 * r)
+    inside[np.ix_((rr >= 0) & (rr < full_h), (cc >= 0) & (cc < full_w))] = True
+    own = np.where(blob & np.isfinite(depth), depth, big)
+    flags = np.zeros((h, w), dtype=bool)
+    for dr in range(-r, r + 1):
+        for dc in range(-r, r + 1):
+            if dr == 0 and dc == 0:
+                continue
+            sl = (slice(r + dr, r + dr + h), slice(r + dc, r + dc + w))
+            outside_img = ~inside[sl]
+            nearer = ~pad_blob[sl] & (pad_depth[sl] < own - OCCLUDER_MARGIN_M)
+            flags |= outside_img | nearer
+    return flags & blob
+
+
+def merge_segments(parts: list[Segment]) -> Segment:
+    """One Segment from several blobs of the same colour (pieces of one occluded object)."""
+    counts = np.array([s.pixel_count for s in parts], dtype=float)
+    view = sum(c * s.view_dir for c, s in zip(counts, parts))
+    view = view / np.linalg.norm(view)
+    return Segment(
+        color=parts[0].color,
+        rows=np.concatenate([s.rows for s in parts]),
+        cols=np.concatenate([s.cols for s in parts]),
+        points=np.concatenate([s.points for s in parts]),
+        depth=np.concatenate([s.depth for s in parts]),
+        at_hidden_edge=np.concatenate([s.at_hidden_edge for s in parts]),
+        inv_focal=parts[0].inv_focal,
+        view_dir=view,
+        axis_cos=float(np.average([s.axis_cos for s in parts], weights=counts)),
+    )
+
+
+def gap_between(a: Segment, b: Segment, samples: int = 300) -> float:
+    """Smallest 3-D distance between two blobs (on up to ``samples`` points of each)."""
+    pa = a.points[:: max(1, a.pixel_count // samples)]
+    pb = b.points[:: max(1, b.pixel_count // samples)]
+    return float(np.sqrt(((pa[:, None, :] - pb[None, :, :]) ** 2).sum(axis=-1).min()))
