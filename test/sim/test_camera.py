@@ -50,7 +50,8 @@ def test_intrinsics_follow_fov_and_resolution(box_world):
     cam = Camera(world, 640, 480, 60.0)
     k = cam.intrinsics()
     assert k.fy == pytest.approx(240 / np.tan(np.radians(30)))
-    assert k.fx == k.fy and (k.cx, k.cy) == (319.5, 239.5)
+    # TinyRenderer's measured pixel centre (see Camera.intrinsics), not the textbook (W-1)/2.
+    assert k.fx == k.fy and (k.cx, k.cy) == (320.0, 239.0)
     small = cam.resized(320, 240).intrinsics()
     assert small.fx == pytest.approx(k.fx / 2)
 
