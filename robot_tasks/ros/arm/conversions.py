@@ -1,0 +1,46 @@
+"""Message <-> library conversions for the arm server (ROS message types, no node logic)."""
+from __future__ import annotations
+
+from builtin_interfaces.msg import Duration
+from geometry_msgs.msg import PoseStamped
+from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
+
+from robot_tasks.control import Pose, TimedTrajectory
+
+
+def duration_msg(seconds: float) -> Duration:
+    whole = int(seconds)
+    nanos = int(round((seconds - whole) * 1e9))
+    if nanos >= 1_000_000_000:
+        whole, nanos = whole + 1, nanos - 1_000_000_000
+    return Duration(sec=whole, nanosec=nanos)
+
+
+def trajectory_msg(traj: TimedTrajectory) -> JointTrajectory:
+    """A whole JointTrajectory; header stamp 0 = "start on receipt" (as JTC reads it)."""
+    msg = JointTrajectory()
+    msg.joint_names = list(traj.joint_names)
+    for q, v, t in zip(traj.positions, traj.velocities, traj.time_from_start):
+        point = JointTrajectoryPoint()
+        point.positions = [float(x) for x in q]
+        point.velocities = [float(x) for x in v]
+        point.time_from_start = duration_msg(float(t))
+        msg.points.append(point)
+    return msg
+
+
+def goal_pose_parts(stamped: PoseStamped):
+    """(frame_id, position list, quaternion xyzw list) of a PoseStamped, unchecked."""
+    p, o = stamped.pose.position, stamped.pose.orientation
+    return stamped.header.frame_id, [p.x, p.y, p.z], [o.x, o.y, o.z, o.w]
+
+
+def pose_stamped(pose: Pose, frame_id: str, stamp=None) -> PoseStamped:
+    msg = PoseStamped()
+    msg.header.frame_id = frame_id
+    if stamp is not None:
+        msg.header.stamp = stamp
+    p, o = msg.pose.position, msg.pose.orientation
+    p.x, p.y, p.z = (float(v) for v in pose.position)
+    o.x, o.y, o.z, o.w = (float(v) for v in pose.quaternion)
+    return msg

@@ -1,0 +1,231 @@
+"""The servers' pure logic, without ROS: goal checks, frames, planning, gripper judgement."""
+import math
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from robot_tasks.control import ArmKinematics, Pose, interpolation, panda_spec, ur10_spec
+from robot_tasks.control.motion_request import (CARTESIAN, FREE, PLANNED, ErrorCode, FrameMap,
+                                                MotionDefaults, MotionFailure, joint_request,
+                                                pose_distance, pose_request)
+from robot_tasks.ros.arm.joint_state_cache import JointStateCache
+from robot_tasks.ros.arm.motion_planner import MotionPlanner, PlannerSettings
+from robot_tasks.ros.arm.settings import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
+                                          pose_from_list)
+from robot_tasks.ros.gripper.logic import (MODE_NOT_SUPPORTED, PARALLEL, SUCTION,
+                                           GripperSettings, ParallelCommand, StallDetector,
+                                           SuctionCommand, check_goal, judge_parallel)
+
+DOWN = (1.0, 0.0, 0.0, 0.0)
+PANDA_FRAMES = FrameMap("panda_link0", Pose([0.0, 0.0, 0.625]))
+DEFAULTS = MotionDefaults()
+
+
+def failure_of(fn, *args, **kwargs) -> MotionFailure:
+    with pytest.raises(MotionFailure) as info:
+        fn(*args, **kwargs)
+    return info.value
+
+
+@pytest.fixture(scope="module")
+def panda():
+    spec = panda_spec()
+    kin = ArmKinematics.from_spec(spec)
+    d = ROBOT_DEFAULTS["panda"]
+    boxes = obstacles_in_base(d["obstacle_names"], d["obstacle_sizes"], d["obstacle_poses"],
+                              PANDA_FRAMES)
+    from robot_tasks.control import CollisionChecker
+    checker = CollisionChecker.from_urdf_file(kin, spec.urdf_path, spec.package_dirs, boxes)
+    return kin, MotionPlanner(kin, PlannerSettings(), lambda: checker), checker, spec
+
+
+# ------------------------------------------------------------------ goal checks
+def test_world_goal_is_expressed_in_the_base_frame():
+    req = pose_request("world", [0.5, 0.1, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    assert np.allclose(req.target_in_base.position, [0.5, 0.1, 0.275])
+    assert req.frame_id == "world"
+    assert req.position_tolerance == DEFAULTS.position_tolerance
+    same = pose_request("", [0.5, 0.1, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    assert np.allclose(same.target_in_base.position, req.target_in_base.position)
+    base = pose_request("panda_link0", [0.5, 0.1, 0.9], DOWN, CARTESIAN, PANDA_FRAMES, DEFAULTS,
+                        position_tolerance=0.01, velocity_scaling=1.0)
+    assert np.allclose(base.target_in_base.position, [0.5, 0.1, 0.9])
+    assert (base.position_tolerance, base.velocity_scaling) == (0.01, 1.0)
+
+
+def test_frame_map_round_trip_with_a_rotated_base():
+    frames = FrameMap("base", Pose([1.0, 2.0, 0.5], [0.0, 0.0, math.sin(0.4), math.cos(0.4)]))
+    pose = Pose([0.3, -0.2, 0.7], [0.1, 0.2, 0.3, 0.9])
+    back = frames.from_base(frames.to_base(pose, "world"), "world")
+    dp, angle = pose_distance(pose, back)
+    assert dp < 1e-12 and angle < 1e-9
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (("world", [math.nan, 0, 1], DOWN, FREE), ErrorCode.INVALID_GOAL, "NaN"),
+    (("world", [0, 0, 1], (0, 0, 0, 0), FREE), ErrorCode.INVALID_GOAL, "zero quaternion"),
+    (("tool0", [0, 0, 1], DOWN, FREE), ErrorCode.INVALID_FRAME, "'tool0'"),
+    (("world", [0, 0, 1], DOWN, 3), ErrorCode.INVALID_GOAL, "motion 3"),
+])
+def test_bad_pose_requests(args, code, words):
+    failure = failure_of(pose_request, *args, PANDA_FRAMES, DEFAULTS)
+    assert failure.code == code and words in failure.message
+
+
+@pytest.mark.parametrize("field, value", [("position_tolerance", -0.1), ("timeout", math.inf),
+                                          ("velocity_scaling", 1.01), ("orientation_tolerance",
+                                                                       math.nan)])
+def test_bad_numbers_in_pose_requests(field, value):
+    failure = failure_of(pose_request, "world", [0.4, 0, 1], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+                         **{field: value})
+    assert failure.code == ErrorCode.INVALID_GOAL and field in failure.message
+
+
+def test_joint_request_reorders_and_checks_limits():
+    names = ["b", "a"]
+    req = joint_request(names, [0.2, 0.1], ["a", "b"], [-1, -1], [1, 1], DEFAULTS)
+    assert req.positions.tolist() == [0.1, 0.2] and req.goal_order == ("b", "a")
+    assert "outside its limits" in failure_of(joint_request, ["a", "b"], [0, 2], ["a", "b"],
+                                              [-1, -1], [1, 1], DEFAULTS).message
+    assert "unknown: ['c']" in failure_of(joint_request, ["a", "c"], [0, 0], ["a", "b"],
+                                          [-1, -1], [1, 1], DEFAULTS).message
+
+
+# ------------------------------------------------------------------ settings
+def test_obstacles_and_base_pose_parameters():
+    boxes = obstacles_in_base(["t"], [1, 1, 0.1], [0.5, 0, 0.6, 0, 0, 0, 1], PANDA_FRAMES)
+    assert np.allclose(boxes[0].pose.position, [0.5, 0.0, -0.025])
+    with pytest.raises(SettingsError, match="1 names need 3 obstacle_sizes"):
+        obstacles_in_base(["t"], [1, 1], [0, 0, 0, 0, 0, 0, 1], PANDA_FRAMES)
+    with pytest.raises(SettingsError, match="world_T_base"):
+        pose_from_list([0, 0, 0, 0, 0, 0, 0], "world_T_base")
+    with pytest.raises(SettingsError, match="obstacle 't'"):
+        obstacles_in_base(["t"], [1, -1, 1], [0, 0, 0, 0, 0, 0, 1], PANDA_FRAMES)
+
+
+def test_joint_state_cache_names_what_is_missing_or_stale():
+    now = [100.0]
+    cache = JointStateCache(clock=lambda: now[0])
+    cache.update(SimpleNamespace(name=["a", "b"], position=[1.0, math.nan], velocity=[],
+                                 effort=[]))
+    assert cache.positions(["a"]).tolist() == [1.0]
+    assert "no ['b']" in failure_of(cache.positions, ["a", "b"]).message
+    now[0] += 2.0
+    failure = failure_of(cache.positions, ["a"], max_age=1.0)
+    assert failure.code == ErrorCode.NO_JOINT_STATES and "older than 1 s" in failure.message
+
+
+# ------------------------------------------------------------------ planning
+def _check_trajectory(kin, traj, q0, settings=PlannerSettings()):
+    pts = np.array(traj.positions)
+    assert np.allclose(pts[0], q0)
+    assert interpolation.max_joint_step(pts) <= settings.max_dq
+    assert np.all(np.diff(traj.time_from_start) > 0)
+    return pts
+
+
+def test_free_plan_ends_on_the_target(panda):
+    kin, planner, _, spec = panda
+    q0 = np.array(spec.home)
+    req = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
+    dp, angle = pose_distance(kin.fk(pts[-1]), req.target_in_base)
+    assert dp < 1e-3 and angle < 1e-2
+
+
+def test_velocity_scaling_stretches_the_trajectory(panda):
+    kin, planner, _, spec = panda
+    q0 = np.array(spec.home)
+    fast = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+                        velocity_scaling=1.0)
+    slow = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+                        velocity_scaling=0.25)
+    for req in (fast, slow):  # no joint faster than its scaled URDF limit on any segment
+        traj = planner.plan_pose(q0, req)
+        pts, t = np.array(traj.positions), np.array(traj.time_from_start)
+        speed = np.abs(np.diff(pts, axis=0)) / np.diff(t)[:, None]
+        assert np.all(speed <= kin.velocity_limits * req.velocity_scaling * (1 + 1e-9))
+    # the fixed 0.2 s speed ramps keep the ratio below 4
+    assert planner.plan_pose(q0, slow).duration > 2.5 * planner.plan_pose(q0, fast).duration
+
+
+def test_cartesian_plan_is_a_straight_line(panda):
+    kin, planner, _, spec = panda
+    q0 = np.array(spec.home)
+    start = kin.fk(q0).position
+    goal = start + [0.0, 0.0, -0.2]
+    req = pose_request("panda_link0", goal, kin.fk(q0).quaternion, CARTESIAN, PANDA_FRAMES,
+                       DEFAULTS)
+    pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
+    xy = np.array([kin.fk(q).position[:2] for q in pts[::5]])
+    assert np.max(np.linalg.norm(xy - start[:2], axis=1)) < 0.002
+
+
+def test_planned_path_is_collision_free(panda):
+    kin, planner, checker, spec = panda
+    q0 = np.array(spec.home)
+    req = pose_request("world", [0.55, 0.35, 0.69], DOWN, PLANNED, PANDA_FRAMES, DEFAULTS)
+    pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
+    assert all(checker.is_valid(q) for q in pts[::3])
+
+
+def test_unreachable_and_blocked_targets(panda):
+    kin, planner, _, spec = panda
+    q0 = np.array(spec.home)
+    far = pose_request("world", [2.0, 0.0, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    assert failure_of(planner.plan_pose, q0, far).code == ErrorCode.UNREACHABLE
+    in_table = pose_request("world", [0.5, 0.0, 0.55], DOWN, PLANNED, PANDA_FRAMES, DEFAULTS)
+    failure = failure_of(planner.plan_pose, q0, in_table)
+    assert failure.code in (ErrorCode.PLANNING_FAILED, ErrorCode.UNREACHABLE)
+    assert "table" in failure.message or "IK" in failure.message
+
+
+def test_ur10_free_plan():
+    spec = ur10_spec()
+    kin = ArmKinematics.from_spec(spec)
+    planner = MotionPlanner(kin)
+    frames = FrameMap("world", Pose([0.0, 0.0, 0.5]))  # the spec's base frame is the root
+    q0 = np.array(spec.home)
+    req = pose_request("world", [0.6, 0.3, 1.0], DOWN, FREE, frames, DEFAULTS)
+    pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
+    assert pose_distance(kin.fk(pts[-1]), req.target_in_base)[0] < 1e-3
+
+
+# ------------------------------------------------------------------ gripper
+def test_gripper_goal_checks():
+    parallel, suction = GripperSettings(), GripperSettings(gripper_type="suction")
+    assert check_goal(PARALLEL, 0.0, 0.0, False, 0.0, parallel) == ParallelCommand(0.0, 20.0, 5.0)
+    assert check_goal(SUCTION, 0.0, 0.0, True, 1.0, suction) == SuctionCommand(True, 1.0)
+    assert failure_of(check_goal, SUCTION, 0, 0, True, 0, parallel).code == MODE_NOT_SUPPORTED
+    assert failure_of(check_goal, PARALLEL, 0.04, 0, False, 0, suction).code == MODE_NOT_SUPPORTED
+    for width, effort in ((0.09, 10.0), (math.nan, 10.0), (0.04, -1.0), (0.04, 500.0)):
+        assert failure_of(check_goal, PARALLEL, width, effort, False, 0,
+                          parallel).code == ErrorCode.INVALID_GOAL
+    assert failure_of(check_goal, 5, 0, 0, False, 0, parallel).code == ErrorCode.INVALID_GOAL
+
+
+def test_stall_detection_and_verdicts():
+    s = GripperSettings()
+    stall = StallDetector(0.2, 0.0005)
+    for i in range(10):                         # closing: 3 mm per 50 ms
+        stall.add(i * 0.05, 0.08 - 0.003 * i)
+    assert not stall.stalled()
+    for i in range(10, 16):                      # stopped on a 5 cm object
+        stall.add(i * 0.05, 0.0501)
+    assert stall.stalled()
+    assert judge_parallel(0.0501, 0.0, True, s, closing=True).object_detected
+    assert not judge_parallel(0.0501, 0.0, False, s, closing=True).done
+    reached = judge_parallel(0.0795, 0.08, False, s, closing=False)
+    assert reached.done and reached.reached_goal and not reached.object_detected
+
+
+def test_pure_modules_import_without_ros():
+    code = ("import sys; import robot_tasks.control.motion_request, "
+            "robot_tasks.ros.arm.motion_planner, robot_tasks.ros.arm.settings, "
+            "robot_tasks.ros.arm.joint_state_cache, robot_tasks.ros.gripper.logic; "
+            "bad = [m for m in sys.modules if m.startswith(('rclpy', 'pybullet'))]; "
+            "assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
