@@ -1,0 +1,133 @@
+"""`robot-tasks execute TREE [--payload YAML]`: run a tree on a tree_executor and wait for it.
+
+Sends an ExecuteTree goal (TREE is a tree ID the executor loaded, or an XML file
+path relative to its tree dirs), prints one line per feedback message and then
+the result:
+
+    feedback: tick 12; running: MainTree/Sequence/MoveToJoints
+    result: SUCCESS (error_code 0, 57 ticks)
+
+Exit codes: 0 the root returned SUCCESS; 1 anything else (failure, rejected tree
+or payload, cancelled, --timeout hit, which cancels the goal); 2 bad arguments;
+3 no executor within --server-timeout; 130 interrupted (Ctrl-C cancels the goal).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+EXIT_SUCCESS, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_NO_SERVER, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "execute", help="run a behavior tree on the tree_executor node (ExecuteTree action)",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tree", help="tree ID or XML file (relative to the executor's tree dirs)")
+    parser.add_argument("-p", "--payload", default="",
+                        help="blackboard entries as a YAML mapping, e.g. '{target: red_cube}'")
+    parser.add_argument("--server", default="execute_tree", help="ExecuteTree action name (default: execute_tree)")
+    parser.add_argument("-t", "--timeout", type=float, default=None, metavar="S",
+                        help="cancel the run and exit 1 after S seconds (default: wait)")
+    parser.add_argument("--server-timeout", type=float, default=5.0, metavar="S",
+                        help="wait this long for the executor to appear (default: 5)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only the result")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    for flag in ("timeout", "server_timeout"):
+        value = getattr(args, flag)
+        if value is not None and not value > 0:
+            print(f"error: --{flag.replace('_', '-')} must be > 0, got {value}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    from robot_tasks.ros.dds import configure_loopback_dds
+
+    configure_loopback_dds()  # before rclpy.init(): DDS stays on loopback
+    import rclpy
+    from rclpy.action import ActionClient
+    from rclpy.context import Context
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.signals import SignalHandlerOptions
+
+    from robot_tasks_interfaces.action import ExecuteTree
+
+    context = Context()
+    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)  # Ctrl-C -> cancel
+    node = rclpy.create_node(f"execute_{os.getpid()}", context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    client = ActionClient(node, ExecuteTree, args.server)
+    try:
+        return _execute(args, executor, client, ExecuteTree)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    finally:
+        executor.shutdown()
+        client.destroy()
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
+
+
+def _spin_until(executor, future, deadline: float | None) -> bool:
+    while not future.done():
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return False
+        executor.spin_once(timeout_sec=0.1 if left is None else min(0.1, left))
+    return True
+
+
+def _execute(args, executor, client, ExecuteTree) -> int:
+    deadline = time.monotonic() + args.server_timeout
+    while not client.server_is_ready():
+        if time.monotonic() >= deadline:
+            print(f"error: no ExecuteTree server '{args.server}' after {args.server_timeout:g} s "
+                  f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0')}); is tree_executor running?",
+                  file=sys.stderr)
+            return EXIT_NO_SERVER
+        executor.spin_once(timeout_sec=0.02)
+
+    def on_feedback(message):
+        if not args.quiet:
+            print(f"feedback: {message.feedback.message}", flush=True)
+
+    goal = ExecuteTree.Goal(target_tree=args.tree, payload=args.payload)
+    result_deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    sent = client.send_goal_async(goal, feedback_callback=on_feedback)
+    if not _spin_until(executor, sent, result_deadline) or not sent.result().accepted:
+        print("error: the executor did not accept the goal", file=sys.stderr)
+        return EXIT_FAILED
+    handle = sent.result()
+    result_future = handle.get_result_async()
+    try:
+        if not _spin_until(executor, result_future, result_deadline):
+            print(f"timed out after {args.timeout:g} s; cancelling the run", file=sys.stderr)
+            _cancel(executor, handle)
+            return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("interrupted; cancelling the run", file=sys.stderr)
+        _cancel(executor, handle)
+        return EXIT_INTERRUPTED
+    result = result_future.result().result
+    line = f"result: {result.node_status or 'IDLE'} (error_code {result.error_code} " \
+           f"{_code_name(ExecuteTree, result.error_code)}, {result.tick_count} ticks)"
+    print(line + (f": {result.return_message}" if result.return_message else ""), flush=True)
+    ok = result.error_code == ExecuteTree.Result.SUCCESS and result.node_status == "SUCCESS"
+    return EXIT_SUCCESS if ok else EXIT_FAILED
+
+
+def _cancel(executor, handle) -> None:
+    cancel = handle.cancel_goal_async()
+    _spin_until(executor, cancel, time.monotonic() + 2.0)
+    result = handle.get_result_async()
+    if _spin_until(executor, result, time.monotonic() + 2.0):
+        print(f"result: {result.result().result.node_status or 'IDLE'} (cancelled)", flush=True)
+
+
+def _code_name(ExecuteTree, code: int) -> str:
+    names = {getattr(ExecuteTree.Result, n): n for n in dir(ExecuteTree.Result)
+             if n.isupper() and not n.startswith("STATUS_") and isinstance(getattr(ExecuteTree.Result, n), int)}
+    return names.get(code, "?")

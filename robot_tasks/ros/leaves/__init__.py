@@ -1,0 +1,50 @@
+"""Behavior-tree leaves that talk ROS, and the one call that registers them all.
+
+```python
+factory = BehaviorTreeFactory()
+register_ros_nodes(factory, ros_node)   # ros_node: the rclpy Node that ticks the tree
+```
+
+Every leaf gets `ros_node` as an extra constructor argument (the factory passes
+extra `register_node_type` arguments after (name, config), like BT.CPP's
+`registerNodeType<T>(id, args...)`), and shares action/service clients and topic
+subscriptions through it. Call it from the thread that spins `ros_node`'s
+executor: the leaves create clients and subscriptions on first use.
+
+| ID                 | kind      | talks to                                   |
+|--------------------|-----------|--------------------------------------------|
+| MoveToPose         | action    | robot_tasks_interfaces/action/MoveToPose   |
+| MoveToJoints       | action    | robot_tasks_interfaces/action/MoveToJoints |
+| GripperCommand     | action    | robot_tasks_interfaces/action/GripperCommand |
+| DetectObjects      | action    | robot_tasks_interfaces/action/DetectObjects |
+| TopicCondition     | condition | any topic (freshness / field == value)     |
+| TopicToBlackboard  | action    | any topic (message or field -> blackboard) |
+| TriggerService     | action    | std_srvs/srv/Trigger                       |
+| SetBoolService     | action    | std_srvs/srv/SetBool                       |
+| ResetScene         | action    | robot_tasks_interfaces/srv/ResetScene      |
+"""
+from __future__ import annotations
+
+from robot_tasks.ros.bt_service_node import ResetScene, SetBoolService, TriggerService
+from robot_tasks.ros.bt_topic_nodes import TopicCondition, TopicToBlackboard
+from robot_tasks.ros.leaves.detection import DetectObjects
+from robot_tasks.ros.leaves.gripper import GripperCommand
+from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
+
+ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, TopicCondition,
+              TopicToBlackboard, TriggerService, SetBoolService, ResetScene)
+
+
+def register_ros_nodes(factory, ros_node) -> None:
+    """Register every ROS leaf of this package under its class name."""
+    for cls in ROS_LEAVES:
+        factory.register_node_type(cls, cls.__name__, ros_node)
+
+
+def register_nodes(factory, ros_node=None) -> None:
+    """Plugin entry point, e.g. for ``robot-tasks tree validate --plugin robot_tasks.ros.leaves``:
+    without a ros_node the leaves can be created and checked, but raise when ticked."""
+    register_ros_nodes(factory, ros_node)
+
+
+__all__ = ["register_nodes", "register_ros_nodes", "ROS_LEAVES"] + [cls.__name__ for cls in ROS_LEAVES]

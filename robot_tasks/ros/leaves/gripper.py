@@ -1,0 +1,57 @@
+"""GripperCommand leaf: open/close a parallel gripper or switch a suction cup."""
+from __future__ import annotations
+
+from robot_tasks.bt import InputPort, NodeStatus, OutputPort
+from robot_tasks.ros.bt_action_node import RosActionNode
+from robot_tasks.ros.leaves.values import choice
+
+MODES = {"parallel": 0, "suction": 1}
+
+
+class GripperCommand(RosActionNode):
+    """Command the end effector (robot_tasks_interfaces/action/GripperCommand).
+
+    mode="parallel": `width` (m) and `max_effort` (N); mode="suction": `suction`
+    (true = on). With `require_object="true"` the leaf fails unless the gripper
+    reports an object (closing on nothing, or suction that caught nothing).
+    """
+
+    default_action_name = "gripper_command"
+
+    def __init__(self, name, config, ros_node):
+        from robot_tasks_interfaces.action import GripperCommand as Action
+
+        self.action_type = Action
+        super().__init__(name, config, ros_node)
+
+    @classmethod
+    def provided_ports(cls):
+        return super().provided_ports() + [
+            InputPort("mode", str, default="parallel", description="parallel | suction"),
+            InputPort("width", float, default=0.0, description="m between the fingers (parallel)"),
+            InputPort("max_effort", float, default=0.0, description="N squeezing force; 0 = server default"),
+            InputPort("suction", bool, default=False, description="vacuum on (suction)"),
+            InputPort("timeout", float, default=0.0, description="s; 0 = server default"),
+            InputPort("require_object", bool, default=False, description="fail unless an object is held"),
+            OutputPort("object_detected", bool, description="the gripper holds something"),
+            OutputPort("measured_width", float, description="m between the fingers at the end"),
+        ]
+
+    def set_goal(self, goal) -> bool:
+        goal.mode = choice(self.get_input("mode"), MODES, "mode")
+        goal.width = self.get_input("width")
+        goal.max_effort = self.get_input("max_effort")
+        goal.suction_on = self.get_input("suction")
+        goal.timeout = self.get_input("timeout")
+        return True
+
+    def on_result(self, result, status) -> NodeStatus:
+        for port, value in (("object_detected", bool(result.object_detected)),
+                            ("measured_width", float(result.width))):
+            if port in self.config.output_ports:
+                self.set_output(port, value)
+        if result.error_code != result.SUCCESS:
+            return self.fail_with_result(f"error_code {result.error_code}: {result.message}")
+        if self.get_input("require_object") and not result.object_detected:
+            return self.fail_with_result("no object in the gripper")
+        return NodeStatus.SUCCESS
