@@ -3,6 +3,7 @@
 `pip install -e .[test]` works in a venv with the ros-* PyPI wheels;
 `colcon build` works on a ROS 2 install.
 """
+import os
 from glob import glob
 
 from setuptools import find_packages, setup
@@ -11,8 +12,13 @@ PACKAGE = "robot_tasks"
 NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor"]
 
 
-def share(folder, pattern="*"):
-    return (f"share/{PACKAGE}/{folder}", [f for f in glob(f"{folder}/{pattern}")])
+def share_tree(folder):
+    """One data_files entry per sub-folder, so the install keeps the folder layout."""
+    entries = {}
+    for path in glob(f"{folder}/**/*", recursive=True):
+        if os.path.isfile(path):
+            entries.setdefault(os.path.dirname(path), []).append(path)
+    return [(f"share/{PACKAGE}/{d}", files) for d, files in sorted(entries.items())]
 
 
 setup(
@@ -23,10 +29,7 @@ setup(
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),
-        share("trees", "**/*.xml"),
-        share("launch"),
-        share("config"),
-    ],
+    ] + share_tree("trees") + share_tree("launch") + share_tree("config"),
     python_requires=">=3.10",
     install_requires=[
         "numpy",
