@@ -2,9 +2,12 @@
 
     robot-tasks sim --scene franka_stacking --seed 3 --snapshot out.png   # image, then exit
     robot-tasks sim --scene franka_stacking --rtf 1.0                     # the ROS sim node
+    robot-tasks sim --scene ur10_palletizing --rtf 0 -p camera_rate:=0    # any node parameter
 
 Without --snapshot this starts the sim node (`robot_tasks.nodes.sim.main`) and hands it
-the options as ROS parameters: `--ros-args -p scene:=S -p seed:=N -p real_time_factor:=X`.
+the options as ROS parameters: `--ros-args -p scene:=S -p seed:=N -p real_time_factor:=X`
+plus every `-p NAME:=VALUE` given (see robot_tasks/ros/sim/params.py for the list).
+Note that the camera (5 Hz of sim time by default) bounds how fast `--rtf 0` can run.
 """
 from __future__ import annotations
 
@@ -25,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
     parser.add_argument("--rtf", type=float, default=1.0,
                         help="real-time factor: 1.0 real time, 0 as fast as possible (default 1.0)")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME:=VALUE",
+                        help="extra sim node parameter, e.g. -p camera_rate:=0 -p namespaces.panda:=arm "
+                             "(repeatable)")
     parser.add_argument("--snapshot", metavar="OUT.png",
                         help="render the scene to this PNG and exit (no ROS needed)")
     parser.add_argument("--settle", type=float, default=0.5,
@@ -42,6 +48,10 @@ def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0:
         print(f"robot-tasks sim: --rtf must be a finite number >= 0, got {args.rtf}", file=sys.stderr)
         return 2
+    bad = [p for p in args.param if ":=" not in p or not p.split(":=", 1)[0]]
+    if bad:
+        print(f"robot-tasks sim: -p expects NAME:=VALUE, got {', '.join(bad)}", file=sys.stderr)
+        return 2
     if args.snapshot:
         return _snapshot(args)
     if importlib.util.find_spec(NODE_MODULE) is None:
@@ -51,6 +61,8 @@ def run(args) -> int:
     node_main = importlib.import_module(NODE_MODULE).main
     ros_args = ["--ros-args", "-p", f"scene:={args.scene}", "-p", f"seed:={args.seed}",
                 "-p", f"real_time_factor:={float(args.rtf)}"]
+    for param in args.param:
+        ros_args += ["-p", param]
     return int(node_main(ros_args) or 0)
 
 

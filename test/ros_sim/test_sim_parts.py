@@ -1,0 +1,94 @@
+"""The sim node's building blocks without a running node: wire templates, tickers, inbox."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from rclpy.serialization import deserialize_message
+from rosgraph_msgs.msg import Clock
+
+from robot_tasks.ros.sim.inbox import Inbox, InboxClosed
+from robot_tasks.ros.sim.loop import Ticker
+from robot_tasks.ros.sim.wire import JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
+from robot_tasks.sim.objects import ObjectState
+from robot_tasks_interfaces.msg import ObjectStateArray
+from sensor_msgs.msg import JointState
+
+
+def test_joint_state_bytes_round_trip_with_new_values():
+    names = ["a", "bb", "ccc"]
+    wire = JointStateWire(names)
+    msg = deserialize_message(wire.serialize(7.25, [1.0, -2.0, 3.5], [0.0, 0.5, 0.0], [9.0, 8.0, 7.0]),
+                              JointState)
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (7, 250_000_000)
+    assert list(msg.name) == names and list(msg.position) == [1.0, -2.0, 3.5]
+    assert list(msg.velocity) == [0.0, 0.5, 0.0] and list(msg.effort) == [9.0, 8.0, 7.0]
+
+
+def test_object_states_bytes_round_trip():
+    states = [ObjectState(f"cube_{k}", "cube", "red", (k, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0),
+                          (0.1, 0.2, 0.3), (0.4, 0.5, 0.6), (0.05, 0.05, 0.05), 1.0) for k in range(3)]
+    wire = ObjectStatesWire(states, "world")
+    msg = deserialize_message(wire.serialize(1.5, states), ObjectStateArray)
+    assert msg.header.frame_id == "world" and msg.header.stamp.sec == 1
+    assert [o.name for o in msg.objects] == ["cube_0", "cube_1", "cube_2"]
+    assert msg.objects[2].pose.position.x == 2.0 and msg.objects[1].twist.angular.z == 0.6
+    assert msg.objects[0].size.x == 0.05 and msg.objects[0].label == "cube"
+
+
+def test_clock_bytes_and_stamp_split():
+    msg = deserialize_message(clock_bytes(12.000000001), Clock)
+    assert (msg.clock.sec, msg.clock.nanosec) == (12, 1)
+    assert split_stamp(0.9999999999) == (1, 0)
+
+
+def test_ticker_fires_once_per_period_and_skips_ahead_after_a_stall():
+    ticker = Ticker(100.0)
+    fired = [t / 240 for t in range(240) if ticker.due(t / 240)]
+    assert len(fired) == 100
+    ticker = Ticker(10.0)
+    assert ticker.due(0.0) and not ticker.due(0.05)
+    assert ticker.due(5.0) and not ticker.due(5.05) and ticker.due(5.1)
+    assert not Ticker(0.0).due(1e9)
+
+
+def test_inbox_runs_posts_in_order_and_calls_return_results():
+    inbox, seen = Inbox(), []
+    inbox.post(seen.append, 1)
+    inbox.post(seen.append, 2)
+    assert inbox
+    inbox.drain()
+    assert seen == [1, 2] and not inbox
+    result = []
+    caller = threading.Thread(target=lambda: result.append(inbox.call(lambda x: x * 2, 21)))
+    caller.start()
+    while not inbox:
+        pass
+    inbox.drain()
+    caller.join(5.0)
+    assert result == [42]
+
+
+def test_inbox_hands_errors_back_and_close_fails_waiting_calls():
+    errors = []
+    inbox = Inbox(on_error=errors.append)
+    inbox.post(lambda: 1 / 0)
+    inbox.drain()
+    assert isinstance(errors[0], ZeroDivisionError)
+    failed = []
+
+    def call():
+        try:
+            inbox.call(lambda: None)
+        except InboxClosed as err:
+            failed.append(err)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    while not inbox:
+        pass
+    inbox.close()
+    caller.join(5.0)
+    assert failed and not caller.is_alive()
+    with pytest.raises(InboxClosed):
+        inbox.call(lambda: None)
