@@ -1,0 +1,1 @@
+"""Built-in control nodes, one per file (BT.CPP `src/controls`)."""

@@ -1,0 +1,1 @@
+"""Built-in decorator nodes, one per file (BT.CPP `src/decorators`)."""

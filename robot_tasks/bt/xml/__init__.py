@@ -1,0 +1,1 @@
+"""BT.CPP v4 XML: safe parsing with line numbers, tree building and validation, writers."""
