@@ -35,8 +35,14 @@ $(STAMPS)/package: setup.py $(STAMPS)/interfaces
 test: setup
 	$(BIN)/python -m pytest
 
+# The first thing to run: a simulated Franka stacks four cubes; writes runs/<time>/.
+demo: setup
+	$(BIN)/robot-tasks demo franka_stacking --out runs
+
+# Every benchmark prints its numbers next to a baseline measured in the same run.
 bench: setup
-	$(BIN)/python bench/bt_tick.py
+	@for b in bt_tick ik perception sim_rate ros_roundtrip; do \
+	  echo "==> bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build

@@ -1,1 +1,23 @@
-"""robot_tasks.tasks"""
+"""robot_tasks.tasks — scenario leaves (stacking, ...) registered by ID.
+
+The tree_executor loads this module as a plugin (parameter `plugins`), and
+`robot-tasks tree validate --plugin robot_tasks.tasks` does too:
+
+```python
+from robot_tasks.tasks import register_nodes
+register_nodes(factory)            # ros_node is accepted and unused: these leaves are ROS-free
+```
+"""
+from __future__ import annotations
+
+from .stacking import STACKING_LEAVES, register_stacking_nodes
+from .tool_pose import ToolPoseFromJointStates
+
+
+def register_nodes(factory, ros_node=None) -> None:
+    """Register every task leaf of this package (stacking leaves, ToolPoseFromJointStates)."""
+    register_stacking_nodes(factory)
+    factory.register_node_type(ToolPoseFromJointStates, "ToolPoseFromJointStates")
+
+
+__all__ = ["register_nodes", "STACKING_LEAVES", "ToolPoseFromJointStates"]

@@ -1,0 +1,283 @@
+"""Start a set of nodes from one YAML file -- the same file `ros2 launch` uses.
+
+The file is a ROS 2 params file (`<node>: ros__parameters: {...}`), so a launch file can
+hand it to every node unchanged. The node list lives in it too, as the parameters of a
+node called `bringup` that never runs (rcl parses it like any other entry):
+
+```yaml
+bringup:
+  ros__parameters:
+    namespace: ""                       # "" = the root namespace
+    nodes: [sim, arm_server]            # start order; stopped in reverse
+    arm_server:
+      executable: arm_server            # robot_tasks.nodes.<executable> / setup.py entry point
+      remappings: ["joint_states:=panda/joint_states"]
+sim:
+  ros__parameters: {scene: franka_stacking}
+```
+
+`load_plan(path)` reads and checks it (errors name the file and the key);
+`node_argv(...)` builds each command line; `Supervisor` runs the processes, prefixes
+their output with the node name, and stops them all (SIGINT, then SIGTERM, then
+SIGKILL) when asked or when one of them exits. No ROS import here: the nodes are
+separate processes that get the loopback DDS environment from `robot_tasks.ros.dds`.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+PLAN_KEY = "bringup"
+PARAMS_KEY = "ros__parameters"
+
+
+class BringupError(ValueError):
+    """The bringup file is unusable; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One node to start: its ROS node name, the executable and its remappings ('a:=b')."""
+
+    name: str
+    executable: str
+    remappings: tuple[str, ...] = ()
+
+    @property
+    def module(self) -> str:
+        return f"robot_tasks.nodes.{self.executable}"
+
+    def remap_pairs(self) -> list[tuple[str, str]]:
+        return [tuple(r.split(":=", 1)) for r in self.remappings]  # type: ignore[misc]
+
+
+@dataclass
+class BringupPlan:
+    """The parsed file: where it is, the namespace, the nodes, and the whole document."""
+
+    path: Path
+    namespace: str
+    nodes: list[NodeSpec]
+    document: dict = field(default_factory=dict)
+
+    def parameters(self, node_name: str) -> dict:
+        """The `ros__parameters` of one node ({} when the file has none for it)."""
+        section = self.document.get(node_name) or {}
+        return dict(section.get(PARAMS_KEY) or {})
+
+
+def load_plan(path: str | os.PathLike) -> BringupPlan:
+    """Read and check a bringup YAML file. Raises BringupError naming file and key."""
+    path = Path(path)
+    where = str(path)
+    try:
+        document = yaml.safe_load(path.read_text())
+    except OSError as exc:
+        raise BringupError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise BringupError(f"{where}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    if not isinstance(document, dict):
+        raise BringupError(f"{where}: expected a mapping of node names to their parameters")
+    plan = (document.get(PLAN_KEY) or {}).get(PARAMS_KEY) if isinstance(document.get(PLAN_KEY), dict) else None
+    if not isinstance(plan, dict):
+        raise BringupError(f"{where}: needs a '{PLAN_KEY}: {PARAMS_KEY}:' section with the node list")
+    namespace = plan.get("namespace", "")
+    if not isinstance(namespace, str) or (namespace and not _valid_name(namespace.strip("/"))):
+        raise BringupError(f"{where}: {PLAN_KEY}.namespace must be a ROS name or \"\", got {namespace!r}")
+    names = plan.get("nodes")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise BringupError(f"{where}: {PLAN_KEY}.nodes must be a non-empty list of node names")
+    if len(set(names)) != len(names):
+        raise BringupError(f"{where}: {PLAN_KEY}.nodes names a node twice: {names}")
+    nodes = [_node_spec(where, name, plan.get(name)) for name in names]
+    return BringupPlan(path.resolve(), namespace.strip("/"), nodes, document)
+
+
+def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
+    key = f"{PLAN_KEY}.{name}"
+    if not _valid_name(name):
+        raise BringupError(f"{where}: node name '{name}' is not a valid ROS node name")
+    if not isinstance(entry, dict) or not isinstance(entry.get("executable"), str):
+        raise BringupError(f"{where}: {key} needs 'executable: <name>' (one of robot_tasks/nodes/*.py)")
+    unknown = set(entry) - {"executable", "remappings"}
+    if unknown:
+        raise BringupError(f"{where}: {key} has unknown keys {sorted(unknown)} (allowed: executable, remappings)")
+    executable = entry["executable"]
+    if not executable.isidentifier():
+        raise BringupError(f"{where}: {key}.executable '{executable}' is not a module name")
+    remappings = entry.get("remappings", [])
+    if not isinstance(remappings, list):
+        raise BringupError(f"{where}: {key}.remappings must be a list of 'from:=to' strings")
+    for rule in remappings:
+        if not isinstance(rule, str) or rule.count(":=") != 1 or not all(rule.split(":=")):
+            raise BringupError(f"{where}: {key}.remappings: '{rule}' is not 'from:=to'")
+    return NodeSpec(name, executable, tuple(remappings))
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and all(part and (part[0].isalpha() or part[0] == "_") and
+                              all(c.isalnum() or c == "_" for c in part) for part in name.split("/"))
+
+
+def check_executables(plan: BringupPlan) -> None:
+    """Every executable must be a module under robot_tasks/nodes (a clear error otherwise)."""
+    for spec in plan.nodes:
+        if importlib.util.find_spec(spec.module) is None:
+            raise BringupError(f"{plan.path}: {PLAN_KEY}.{spec.name}.executable: no module {spec.module}")
+
+
+def with_overrides(plan: BringupPlan, overrides: dict[str, dict[str, Any]], out_dir: Path) -> Path:
+    """Write a copy of the file with some parameters changed ({node: {param: value}});
+    return its path. Used by `bringup --set` and the demo (e.g. the sim's seed)."""
+    document = yaml.safe_load(plan.path.read_text())
+    for node, params in overrides.items():
+        section = document.setdefault(node, {}) or {}
+        document[node] = section
+        section.setdefault(PARAMS_KEY, {}).update(params)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / plan.path.name
+    out.write_text(yaml.safe_dump(document, sort_keys=False))
+    return out
+
+
+def parse_set_option(text: str) -> tuple[str, str, Any]:
+    """'sim.seed=3' -> ('sim', 'seed', 3); the value is read as YAML."""
+    target, sep, value = text.partition("=")
+    node, dot, param = target.partition(".")
+    if not sep or not dot or not node or not param:
+        raise BringupError(f"--set '{text}': expected NODE.PARAM=VALUE, e.g. sim.seed=3")
+    return node, param, yaml.safe_load(value)
+
+
+def node_argv(spec: NodeSpec, plan: BringupPlan, params_file: Path, python: str = sys.executable) -> list[str]:
+    """The command line of one node: `python -m robot_tasks.nodes.X --ros-args ...`."""
+    argv = [python, "-m", spec.module, "--ros-args", "-r", f"__node:={spec.name}"]
+    if plan.namespace:
+        argv += ["-r", f"__ns:=/{plan.namespace}"]
+    argv += ["--params-file", str(params_file)]
+    for rule in spec.remappings:
+        argv += ["-r", rule]
+    return argv
+
+
+# ---- running the processes ------------------------------------------------------------------
+class Supervisor:
+    """Runs the nodes as child processes, each in its own process group (so Ctrl-C in the
+    terminal reaches only us, and we stop them in reverse start order)."""
+
+    def __init__(self, plan: BringupPlan, params_file: Path, env: dict[str, str], out: TextIO = sys.stdout,
+                 python: str = sys.executable):
+        self.plan, self.params_file, self.env, self.out, self.python = plan, params_file, env, out, python
+        self.processes: dict[str, subprocess.Popen] = {}
+        self._pumps: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self.width = max(len(s.name) for s in plan.nodes)
+
+    def say(self, name: str, line: str) -> None:
+        with self._lock:
+            self.out.write(f"[{name:<{self.width}}] {line}\n")
+            self.out.flush()
+
+    def start(self) -> None:
+        """Start every node, then the threads that copy their output (all processes are
+        forked before any thread of ours exists: `_die_with_parent` runs between fork
+        and exec, where other threads could hold locks)."""
+        for spec in self.plan.nodes:
+            self.processes[spec.name] = subprocess.Popen(
+                node_argv(spec, self.plan, self.params_file, self.python), env=self.env,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True, preexec_fn=_die_with_parent, text=True, errors="replace", bufsize=1)
+        for name, process in self.processes.items():
+            pump = threading.Thread(target=self._pump, args=(name, process), daemon=True, name=f"bringup-{name}")
+            pump.start()
+            self._pumps.append(pump)
+
+    def _pump(self, name: str, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            self.say(name, line.rstrip("\n"))
+
+    def first_exit(self) -> tuple[str, int] | None:
+        """(name, exit code) of a node that has ended, or None while all run."""
+        for name, process in self.processes.items():
+            code = process.poll()
+            if code is not None:
+                return name, code
+        return None
+
+    def wait(self, stop: threading.Event, poll_s: float = 0.2) -> tuple[str, int] | None:
+        """Block until `stop` is set (-> None) or a node ends (-> its name and code)."""
+        while not stop.wait(poll_s):
+            ended = self.first_exit()
+            if ended is not None:
+                return ended
+        return None
+
+    def stop_all(self, sigint_s: float = 8.0, sigterm_s: float = 3.0) -> dict[str, int]:
+        """Stop every node, last started first: SIGINT, then SIGTERM, then SIGKILL.
+        Returns each node's exit code."""
+        for spec in reversed(self.plan.nodes):
+            self._signal(spec.name, signal.SIGINT)
+            self._wait_for(spec.name, sigint_s)
+        for sig, grace in ((signal.SIGTERM, sigterm_s), (signal.SIGKILL, 2.0)):
+            for name in self.processes:
+                if self.processes[name].poll() is None:
+                    self.say(name, f"bringup: still running, sending {sig.name}")
+                    self._signal(name, sig)
+                    self._wait_for(name, grace)
+        for pump in self._pumps:
+            pump.join(timeout=2.0)
+        return {name: p.returncode for name, p in self.processes.items()}
+
+    def _signal(self, name: str, sig: int) -> None:
+        process = self.processes.get(name)
+        if process is None or process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, sig)   # the node and anything it started
+        except ProcessLookupError:
+            pass
+
+    def _wait_for(self, name: str, seconds: float) -> None:
+        process = self.processes.get(name)
+        if process is None:
+            return
+        deadline = time.monotonic() + seconds
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux to send SIGTERM when bringup dies, so a
+    killed bringup (its own session is not signalled with ours) leaves no orphan nodes."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: orphans are possible after a SIGKILL of bringup
+
+
+def child_environment(dds_settings: dict[str, str]) -> dict[str, str]:
+    """os.environ + the loopback DDS settings, with this source tree importable
+    (robot_tasks may be used from a checkout without being pip-installed)."""
+    env = dict(os.environ)
+    env.update(dds_settings)
+    env.pop("ROS_LOCALHOST_ONLY", None)
+    source_root = str(Path(__file__).resolve().parents[1])
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if source_root not in paths:
+        env["PYTHONPATH"] = os.pathsep.join([source_root] + paths)
+    env.setdefault("PYTHONUNBUFFERED", "1")   # node output appears line by line
+    return env

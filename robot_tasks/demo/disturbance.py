@@ -1,0 +1,83 @@
+"""When and how the demo disturbs the stacking run (ROS-free rules; the runner calls the
+sim's perturb_object service with what `due()` returns).
+
+drag   while the arm heads for the 2nd cube (blue, pre-grasp): move it 12+ cm to a free spot
+drop   while the 3rd cube (green) is carried to the stack: make the gripper let go
+knock  while the 3rd cube (green) is carried: push the 2nd cube (blue) off the stack
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+MODES = ("drag", "drop", "knock")
+# Wall seconds from the arming phase's start. A drop must come early in the transport,
+# while the cube is high above the table: late, it lands on the stack (a stack-validity
+# case, not a drop).
+DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.1, "knock": 0.3}
+ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
+
+
+def free_spot(positions: dict[str, Sequence[float]], near: Sequence[float], clearance: float = 0.12,
+              x_range=(0.32, 0.68), y_range=(-0.32, 0.32)) -> tuple[float, float] | None:
+    """A table spot >= `clearance` from every object, as close to `near` as found
+    (rings of growing radius around it), inside the reachable box; None if none."""
+    others = [(p[0], p[1]) for p in positions.values()]
+    for radius in (0.12, 0.15, 0.18, 0.22, 0.27):
+        for k in range(16):
+            a = 2 * math.pi * k / 16
+            x, y = near[0] + radius * math.cos(a), near[1] + radius * math.sin(a)
+            if x_range[0] <= x <= x_range[1] and y_range[0] <= y <= y_range[1] and \
+                    all(math.hypot(x - ox, y - oy) >= clearance for ox, oy in others):
+                return (x, y)
+    return None
+
+
+@dataclass
+class DisturbanceRule:
+    """Arms on a phase event, fires once after `delay_s` (wall seconds)."""
+
+    mode: str
+    delay_s: float | None = None       # None: the mode's default (DEFAULT_DELAY_S)
+    armed_at: float | None = None
+    fired: bool = False
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise ValueError(f"disturbance '{self.mode}' is not one of {', '.join(MODES)}")
+        if self.delay_s is None:
+            self.delay_s = DEFAULT_DELAY_S[self.mode]
+
+    def on_phase_start(self, phase: str, stacked: int, now: float) -> None:
+        """Called when a phase leaf starts RUNNING; `stacked` = cubes released on the stack."""
+        if self.fired or self.armed_at is not None:
+            return
+        if (self.mode == "drag" and phase == "pre_grasp" and stacked == 1) or \
+                (self.mode in ("drop", "knock") and phase == "transport" and stacked == 2):
+            self.armed_at = now
+            self.log.append(f"armed at {phase} with {stacked} stacked")
+
+    def due(self, now: float, positions: dict[str, Sequence[float]]) -> dict | None:
+        """The PerturbObject request to send now ({object_name, mode, target xyz}), or None."""
+        if self.fired or self.armed_at is None or now - self.armed_at < self.delay_s:
+            return None
+        self.fired = True
+        if self.mode == "drop":
+            return {"object_name": ORDER[2], "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+        cube = ORDER[1]
+        here = positions.get(cube)
+        if here is None:
+            self.log.append(f"{cube} not in the ground truth: nothing to do")
+            return None
+        if self.mode == "drag":
+            others = {k: v for k, v in positions.items() if k != cube}
+            spot = free_spot(others, here)
+            if spot is None:
+                self.log.append("no free spot to drag to")
+                return None
+            return {"object_name": cube, "mode": "DRAG", "target": (spot[0], spot[1], here[2])}
+        side = -1.0 if here[1] > 0 else 1.0          # push toward the middle of the table
+        # a gentle push (0.15 m in KNOCK_TIME): off the stack, but not off the table
+        return {"object_name": cube, "mode": "KNOCK", "target": (here[0], here[1] + 0.15 * side, here[2])}

@@ -1,0 +1,68 @@
+"""Run many seeded stacking episodes per disturbance mode and summarise them.
+
+The body of bench/stacking_success.py (issue 6): each episode is a full demo run
+(`run_demo`, real processes), one after the other.
+
+    python -m robot_tasks.demo.episodes --seeds 20 --out runs/bench
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
+
+MODES = (None, "drag", "drop", "knock")
+
+
+def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
+                 say=print) -> dict:
+    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed)."""
+    results: dict = {}
+    for mode in modes:
+        runs = results.setdefault(mode or "none", {"runs": []})["runs"]
+        for seed in seeds:
+            folder = out / (mode or "none")
+            code = run_demo(DemoOptions(seed=seed, disturb=mode, out=folder, rtf=rtf), say=lambda _line: None)
+            report_path = sorted(folder.glob(f"franka_stacking_seed{seed}_*/report.json"))[-1]
+            report = json.loads(report_path.read_text())
+            runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
+                         "wall_time_s": report.get("wall_time_s"), "report": str(report_path)})
+            say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
+                f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
+    return results
+
+
+def summary_table(results: dict) -> str:
+    lines = [f"{'mode':6s} {'success':>9s} {'median sim s':>13s} {'median wall s':>14s}"]
+    for mode, data in results.items():
+        runs = data["runs"]
+        ok = sum(r["success"] for r in runs)
+        sims = [r["sim_time_s"] for r in runs if r["success"] and r["sim_time_s"] is not None]
+        walls = [r["wall_time_s"] for r in runs if r["success"] and r["wall_time_s"] is not None]
+        med = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
+        lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {100.0 * ok / max(1, len(runs)):3.0f}% "
+                     f"{med(sims):>8s} {med(walls):>14s}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=20, help="episodes per mode (seeds 0..N-1)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--modes", default="none,drag,drop,knock", help="comma-separated")
+    parser.add_argument("--out", type=Path, default=Path("runs/bench"))
+    parser.add_argument("--rtf", type=float, default=1.0)
+    args = parser.parse_args(argv)
+    modes = [None if m == "none" else m for m in args.modes.split(",") if m]
+    results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf)
+    print(summary_table(results))
+    (args.out / "summary.json").write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

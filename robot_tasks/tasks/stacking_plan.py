@@ -1,0 +1,276 @@
+"""Pure logic of cube stacking: what to pick next, where to put it, and the three checks.
+
+Everything here is plain Python on numbers (no behavior tree, no ROS), so it is tested
+on its own; `stacking.py` wraps it in thin tree leaves.
+
+The tree keeps one `StackingMemory` on the blackboard (entry `stack`): the stack order,
+where the stack stands, where each cube was first seen (its "spawn"), the bookkeeping
+of what is stacked and what is held, and a log of the recoveries that happened.
+
+The three reactive checks of the Isaac Sim stacking tutorial, as functions:
+
+- `lost_grip`        drop detection: the held cube is more than `DROP_DISTANCE` from
+                     the tool -> the gripper lost it;
+- `moved_since_seen` pickup resync: a cube being approached moved more than
+                     `RESYNC_DISTANCE` from where the pickup started;
+- `lowest_displaced` stack validity: a cube already stacked is more than
+                     `DISPLACED_DISTANCE` from its slot.
+
+A cube that perception does not report right now (occluded by the gripper, say) is
+"no evidence": none of the checks fires on a missing detection.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from .world_view import Seen, Vec3, distance, horizontal_distance
+
+LOG = logging.getLogger("robot_tasks.tasks.stacking")
+
+DROP_DISTANCE = 0.10        # m, held cube centre to tool
+RESYNC_DISTANCE = 0.05      # m, cube moved while we approached it
+DISPLACED_DISTANCE = 0.03   # m, stacked cube away from its slot
+# A stacked cube is judged only on a confident detection: lower cubes of a stack show
+# just slivers of their sides, and a pose fitted to those (the perception server gives
+# it a confidence of at most ~0.6) can be centimetres off.
+EVIDENCE_CONFIDENCE = 0.65
+
+DEFAULT_ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
+# Where the stack may stand (world x, y), tried in order; the first far enough from every cube wins.
+DEFAULT_BASE_CANDIDATES = ((0.50, 0.0), (0.45, 0.20), (0.45, -0.20), (0.60, 0.15), (0.60, -0.15),
+                           (0.35, 0.10), (0.35, -0.10), (0.65, 0.0), (0.50, 0.35), (0.50, -0.35))
+
+
+class StackingError(ValueError):
+    """The stacking task cannot go on as asked (e.g. a cube of the order is not seen)."""
+
+
+@dataclass
+class Heights:
+    """Motion heights and clearances [m] used to derive the arm targets."""
+
+    approach: float = 0.10       # pre-grasp / retract height above a cube centre
+    grasp_offset: float = 0.0    # tool z relative to the cube centre when grasping
+    carry_clearance: float = 0.08  # held cube bottom above the top of a full stack
+    place_gap: float = 0.005     # release this much above the slot
+
+
+@dataclass
+class StackingMemory:
+    """Everything the stacking tree remembers between ticks (blackboard entry `stack`)."""
+
+    order: tuple[str, ...]
+    base_xy: tuple[float, float]
+    table_z: float
+    cube_size: float
+    spawns: dict[str, Vec3]
+    heights: Heights = field(default_factory=Heights)
+    stacked: list[str] = field(default_factory=list)
+    holding: str | None = None
+    grasps: int = 0                  # bumped by every grasp: a new hold starts a new tool track
+    target: str | None = None
+    first_seen: Vec3 | None = None
+    events: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        """Append to the recovery/progress log (kept short: it ends up in report.json)
+        and log it (the tree_executor's output shows what the task decided and why)."""
+        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen"))
+        LOG.log(logging.WARNING if recovery else logging.INFO, "%s", text)
+        self.events.append(text)
+        del self.events[:-200]
+
+    @property
+    def complete(self) -> bool:
+        return list(self.order) == self.stacked
+
+
+# ---- set-up ----------------------------------------------------------------------------
+def parse_order(text: str | Sequence[str]) -> tuple[str, ...]:
+    """'red_cube;blue_cube' or a list -> labels bottom to top; duplicates are an error."""
+    items = text.split(";") if isinstance(text, str) else list(text)
+    order = tuple(str(i).strip() for i in items if str(i).strip())
+    if not order:
+        raise StackingError("the stack order is empty")
+    if len(set(order)) != len(order):
+        raise StackingError(f"the stack order names a cube twice: {';'.join(order)}")
+    return order
+
+
+def choose_stack_base(cubes: Iterable[Vec3], candidates: Sequence[tuple[float, float]] = DEFAULT_BASE_CANDIDATES,
+                      clearance: float = 0.12) -> tuple[float, float]:
+    """The first candidate (x, y) at least `clearance` from every cube, horizontally."""
+    cubes = list(cubes)
+    for xy in candidates:
+        if all(horizontal_distance((xy[0], xy[1], 0.0), c) >= clearance for c in cubes):
+            return (float(xy[0]), float(xy[1]))
+    raise StackingError(f"no free place for the stack: every candidate is within {clearance} m of a cube")
+
+
+def start_stacking(seen: dict[str, Seen], order: Sequence[str], cube_size: float = 0.05,
+                   base_xy: tuple[float, float] | None = None, heights: Heights | None = None) -> StackingMemory:
+    """The memory at the start: every cube of `order` must be seen; their positions become
+    their spawns, the table height is read from them, the base is chosen if not given."""
+    order = parse_order(order)
+    missing = [label for label in order if label not in seen]
+    if missing:
+        raise StackingError(f"perception does not see {', '.join(missing)} (sees: "
+                            f"{', '.join(sorted(seen)) or 'nothing'})")
+    if not cube_size > 0:
+        raise StackingError(f"cube_size must be > 0, got {cube_size}")
+    spawns = {label: seen[label].position for label in order}
+    bottoms = sorted(p[2] - cube_size / 2.0 for p in spawns.values())
+    table_z = bottoms[len(bottoms) // 2]
+    if base_xy is None:
+        base_xy = choose_stack_base(seen[label].position for label in seen)
+    return StackingMemory(order, (float(base_xy[0]), float(base_xy[1])), table_z, cube_size, spawns,
+                          heights or Heights())
+
+
+# ---- geometry --------------------------------------------------------------------------
+def slot_position(memory: StackingMemory, level: int, seen: dict[str, Seen] | None = None) -> Vec3:
+    """Centre of the cube at `level` (0 = on the table) of the stack.
+
+    Level 0 stands on the chosen base; a higher level stands on the cube below it *as
+    perception sees it* (when `seen` has it), so a stack nudged a little keeps being
+    built straight up from where its cubes really are. Heights are nominal."""
+    x, y = memory.base_xy
+    if seen is not None and 0 < level <= len(memory.stacked):
+        below = seen.get(memory.stacked[level - 1])
+        if below is not None and below.confidence >= EVIDENCE_CONFIDENCE:
+            x, y = below.position[0], below.position[1]
+    return (x, y, memory.table_z + memory.cube_size * (level + 0.5))
+
+
+def carry_height(memory: StackingMemory) -> float:
+    """Tool height for carrying: the held cube's bottom clears a full stack."""
+    full_top = memory.table_z + memory.cube_size * len(memory.order)
+    return full_top + memory.cube_size / 2.0 + memory.heights.carry_clearance
+
+
+def grasp_yaw(yaw: float) -> float:
+    """A cube looks the same every quarter turn: the equivalent yaw in [-pi/4, pi/4]."""
+    quarter = math.pi / 2.0
+    return (yaw + quarter / 2.0) % quarter - quarter / 2.0
+
+
+def top_down_pose(position: Vec3, yaw: float = 0.0) -> dict:
+    """A tool pose pointing straight down (tool z = -world z), turned by `yaw` about
+    world z, as the dict MoveToPose's `pose` port reads. q = Rz(yaw) * Rx(pi)."""
+    return {"x": float(position[0]), "y": float(position[1]), "z": float(position[2]),
+            "qx": math.cos(yaw / 2.0), "qy": math.sin(yaw / 2.0), "qz": 0.0, "qw": 0.0,
+            "frame_id": "world"}
+
+
+def pick_targets(memory: StackingMemory, cube: Seen) -> dict[str, dict]:
+    """pre-grasp (above the cube) and grasp poses for a cube as seen now."""
+    x, y, z = cube.position
+    yaw = grasp_yaw(cube.yaw)
+    h = memory.heights
+    return {"pregrasp_pose": top_down_pose((x, y, z + h.approach), yaw),
+            "grasp_pose": top_down_pose((x, y, z + h.grasp_offset), yaw)}
+
+
+def place_targets(memory: StackingMemory, held_at: Vec3, seen: dict[str, Seen] | None = None,
+                  level: int | None = None) -> dict[str, dict]:
+    """lift (straight up from where the cube is), transport (above the slot), lower
+    (release height at the slot) and retract poses for the next free slot."""
+    level = len(memory.stacked) if level is None else level
+    return _carry_targets(memory, held_at, slot_position(memory, level, seen))
+
+
+def return_targets(memory: StackingMemory, label: str, held_at: Vec3) -> dict[str, dict]:
+    """The same four poses for carrying the held cube back to its spawn."""
+    return _carry_targets(memory, held_at, memory.spawns[label])
+
+
+def _carry_targets(memory: StackingMemory, held_at: Vec3, destination: Vec3) -> dict[str, dict]:
+    carry_z = carry_height(memory)
+    h = memory.heights
+    x, y, z = destination
+    return {"lift_pose": top_down_pose((held_at[0], held_at[1], max(carry_z, held_at[2]))),
+            "transport_pose": top_down_pose((x, y, carry_z)),
+            "lower_pose": top_down_pose((x, y, z + h.place_gap)),
+            "retract_pose": top_down_pose((x, y, z + h.approach))}
+
+
+# ---- decisions and checks --------------------------------------------------------------
+def lowest_displaced(memory: StackingMemory, seen: dict[str, Seen], tolerance: float = DISPLACED_DISTANCE,
+                     min_confidence: float = EVIDENCE_CONFIDENCE) -> int | None:
+    """Level of the lowest stacked cube seen (with at least `min_confidence`) more than
+    `tolerance` from its slot (on the base, or on the cube below as seen), else None."""
+    seen = {label: cube for label, cube in seen.items() if cube.confidence >= min_confidence}
+    for level, label in enumerate(memory.stacked):
+        cube = seen.get(label)
+        if cube is not None and distance(cube.position, slot_position(memory, level, seen)) > tolerance:
+            # Unseen cubes right below a displaced one can't be vouched for (the usual
+            # reason a cube sits too low is that the one under it is gone): count them too.
+            while level > 0 and memory.stacked[level - 1] not in seen:
+                level -= 1
+            return level
+    return None
+
+
+def unstack_displaced(memory: StackingMemory, seen: dict[str, Seen],
+                      tolerance: float = DISPLACED_DISTANCE) -> list[str]:
+    """Forget the displaced cube and everything booked above it (they must be re-stacked);
+    return the labels forgotten, bottom first."""
+    level = lowest_displaced(memory, seen, tolerance)
+    if level is None:
+        return []
+    removed = memory.stacked[level:]
+    del memory.stacked[level:]
+    memory.note(f"stack_invalid: {removed[0]} displaced from level {level}; re-stack {', '.join(removed)}")
+    return removed
+
+
+def next_cube(memory: StackingMemory) -> str | None:
+    """The first cube of the order not booked as stacked (None when the stack is done)."""
+    for label in memory.order:
+        if label not in memory.stacked:
+            return label
+    return None
+
+
+def moved_since_seen(first_seen: Vec3 | None, now: Seen | None, threshold: float = RESYNC_DISTANCE) -> bool:
+    """Pickup resync: True when the cube is seen more than `threshold` from where the
+    pickup started. Unknown start or no detection now -> False (no evidence)."""
+    if first_seen is None or now is None:
+        return False
+    return distance(first_seen, now.position) > threshold
+
+
+def tool_position_at(history: Sequence[tuple[float, Vec3]], stamp: float | None,
+                     slack: float = 0.05) -> Vec3 | None:
+    """Where the tool was at time `stamp`, from a time-sorted history of (time, position).
+
+    Perception reports where things were when the image was taken, which is a camera
+    period plus processing time ago; comparing that with where the tool is *now* would
+    see a fast-moving held cube as dropped. So the drop check compares like with like.
+    `stamp` None -> the latest position. A stamp older than the history (minus `slack`)
+    -> None: no evidence. Between samples: linear interpolation.
+    """
+    if not history:
+        return None
+    if stamp is None or stamp >= history[-1][0]:
+        return history[-1][1]
+    if stamp < history[0][0] - slack:
+        return None
+    if stamp <= history[0][0]:
+        return history[0][1]
+    for (t0, p0), (t1, p1) in zip(history, history[1:]):
+        if t0 <= stamp <= t1:
+            w = 0.0 if t1 == t0 else (stamp - t0) / (t1 - t0)
+            return tuple(a + w * (b - a) for a, b in zip(p0, p1))  # type: ignore[return-value]
+    return history[-1][1]
+
+
+def lost_grip(held: Seen | None, tool_position: Vec3 | None, threshold: float = DROP_DISTANCE) -> bool:
+    """Drop detection: True when the held cube is seen more than `threshold` from the tool.
+    Not seen, or tool pose unknown -> False (no evidence)."""
+    if held is None or tool_position is None:
+        return False
+    return distance(held.position, tool_position) > threshold

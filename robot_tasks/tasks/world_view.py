@@ -1,0 +1,156 @@
+"""What the tree knows about the world: perception detections and the tool pose, as plain numbers.
+
+Task leaves never read simulator ground truth. They read two blackboard entries:
+
+- `detections`: a list of perception results, each shaped like
+  `robot_tasks_interfaces/msg/DetectedObject` -- as the dict `message_to_dict` makes
+  (what the DetectObjects leaf and TopicToBlackboard write), or the message itself.
+  A whole `DetectedObjectArray` (dict or message) is accepted too.
+- `ee_pose`: the tool (TCP) pose in the world frame, as anything
+  `robot_tasks.ros.leaves.values.parse_pose` reads; here only its position matters.
+
+This module turns both into `Seen` records / xyz tuples. No ROS import.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+Vec3 = tuple[float, float, float]
+
+
+class WorldViewError(ValueError):
+    """A detection or pose that cannot be read; the message says which field."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One detected object: where its centre is, its yaw about world z, its size, confidence."""
+
+    label: str
+    position: Vec3
+    yaw: float = 0.0
+    size: Vec3 = (0.0, 0.0, 0.0)
+    confidence: float = 1.0
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _xyz(obj: Any, what: str) -> Vec3:
+    try:
+        values = tuple(float(_field(obj, k, 0.0)) for k in "xyz")
+    except (TypeError, ValueError):
+        raise WorldViewError(f"{what}: x/y/z must be numbers, got {obj!r}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise WorldViewError(f"{what}: x/y/z must be finite, got {values}")
+    return values  # type: ignore[return-value]
+
+
+def yaw_from_quaternion(qx: float, qy: float, qz: float, qw: float) -> float:
+    """Rotation about world z of a body frame given by a unit quaternion (x, y, z, w)."""
+    return math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+
+
+def seen_from_detection(detection: Any) -> Seen:
+    """One DetectedObject (dict or message) -> Seen. Raises WorldViewError."""
+    label = _field(detection, "label")
+    if not isinstance(label, str) or not label:
+        raise WorldViewError(f"detection without a label: {detection!r}")
+    pose = _field(detection, "pose")
+    if pose is None:
+        raise WorldViewError(f"detection '{label}' has no pose")
+    position = _xyz(_field(pose, "position"), f"detection '{label}' pose.position")
+    orientation = _field(pose, "orientation")
+    yaw = 0.0
+    if orientation is not None:
+        q = [float(_field(orientation, k, 0.0)) for k in ("x", "y", "z")] + [float(_field(orientation, "w", 1.0))]
+        if sum(v * v for v in q) > 1e-12:
+            yaw = yaw_from_quaternion(*q)
+    size_field = _field(detection, "size")
+    size = _xyz(size_field, f"detection '{label}' size") if size_field is not None else (0.0, 0.0, 0.0)
+    confidence = float(_field(detection, "confidence", 1.0) or 0.0)
+    return Seen(label, position, yaw, size, confidence)
+
+
+def seen_by_label(detections: Any) -> dict[str, Seen]:
+    """All detections keyed by label; with several of one label the most confident wins.
+
+    None or an empty list -> {} (nothing seen). Raises WorldViewError on malformed input.
+    """
+    if detections is None:
+        return {}
+    objects = _field(detections, "objects") if not isinstance(detections, (list, tuple)) else detections
+    if objects is None:
+        raise WorldViewError(f"detections must be a list of DetectedObject, got {type(detections).__name__}")
+    result: dict[str, Seen] = {}
+    for detection in _as_iterable(objects):
+        seen = seen_from_detection(detection)
+        best = result.get(seen.label)
+        if best is None or seen.confidence > best.confidence:
+            result[seen.label] = seen
+    return result
+
+
+def _as_iterable(objects: Any) -> Iterable:
+    if isinstance(objects, (str, bytes, dict)):
+        raise WorldViewError(f"detections must be a list, got {type(objects).__name__}")
+    try:
+        return list(objects)
+    except TypeError:
+        raise WorldViewError(f"detections must be a list, got {type(objects).__name__}") from None
+
+
+def stamp_seconds(stamp: Any) -> float | None:
+    """builtin_interfaces/Time (dict or message) or a number -> seconds; None if absent."""
+    if stamp is None:
+        return None
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+        return float(stamp)
+    sec, nanosec = _field(stamp, "sec"), _field(stamp, "nanosec", 0)
+    if sec is None:
+        return None
+    return float(sec) + float(nanosec or 0) * 1e-9
+
+
+def detections_stamp(detections: Any) -> float | None:
+    """Capture time of a whole DetectedObjectArray (its header.stamp) in seconds, or None
+    for a bare list of detections (which carries no time)."""
+    if detections is None or isinstance(detections, (list, tuple)):
+        return None
+    header = _field(detections, "header")
+    seconds = stamp_seconds(_field(header, "stamp")) if header is not None else None
+    return seconds if seconds else None  # a zero stamp means "not stamped"
+
+
+def position_of_pose(pose: Any) -> Vec3:
+    """The position of a pose in any form parse_pose reads (dict, 'x;y;z', PoseStamped...)."""
+    if isinstance(pose, dict) and all(k in pose for k in "xyz"):
+        return _xyz(pose, "pose")
+    if isinstance(pose, dict) and "pose" in pose:
+        return position_of_pose(pose["pose"])
+    if isinstance(pose, dict) and "position" in pose:
+        return _xyz(pose["position"], "pose.position")
+    if hasattr(pose, "pose"):
+        return position_of_pose(pose.pose)
+    if hasattr(pose, "position"):
+        return _xyz(pose.position, "pose.position")
+    if isinstance(pose, (list, tuple)) and len(pose) in (3, 7):
+        return _xyz(dict(zip("xyz", pose)), "pose")
+    if isinstance(pose, str):
+        parts = [p for p in pose.split(";") if p.strip()]
+        if len(parts) in (3, 7):
+            return _xyz(dict(zip("xyz", parts)), "pose")
+    raise WorldViewError(f"can't read a position from {pose!r}")
+
+
+def distance(a: Vec3, b: Vec3) -> float:
+    return math.dist(a, b)
+
+
+def horizontal_distance(a: Vec3, b: Vec3) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])

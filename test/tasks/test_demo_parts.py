@@ -1,0 +1,91 @@
+"""The ROS-free parts of the stacking demo: grading, disturbance rules, montage."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from robot_tasks.demo.disturbance import DisturbanceRule, free_spot
+from robot_tasks.demo.montage import image_from_message_fields, write_montage
+from robot_tasks.demo.report import judge_stack, write_report
+
+STACK = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.505, 0.0, 0.70), "green_cube": (0.51, 0.004, 0.75),
+         "yellow_cube": (0.515, 0.0, 0.80)}
+
+
+def test_judge_stack_accepts_a_straight_stack_and_names_what_is_off():
+    assert all(c["ok"] for c in judge_stack(STACK))
+    knocked = dict(STACK, green_cube=(0.3, 0.2, 0.65))
+    result = {c["cube"]: c for c in judge_stack(knocked)}
+    assert not result["green_cube"]["ok"] and not result["yellow_cube"]["ok"]
+    assert result["red_cube"]["ok"] and result["blue_cube"]["ok"]
+    missing = judge_stack({k: v for k, v in STACK.items() if k != "blue_cube"})
+    assert [c["ok"] for c in missing] == [True, False, False, True]   # yellow is still on green
+    assert missing[1]["reason"] == "not in the scene"
+    assert missing[2]["reason"] == "the cube below it is not in the scene"
+
+
+def test_write_report(tmp_path):
+    path = write_report(tmp_path / "run" / "report.json", {"success": True})
+    assert json.loads(path.read_text()) == {"success": True}
+
+
+@pytest.mark.parametrize("mode, phase, stacked, expected_mode, cube", [
+    ("drag", "pre_grasp", 1, "DRAG", "blue_cube"),
+    ("drop", "transport", 2, "DROP", "green_cube"),
+    ("knock", "transport", 2, "KNOCK", "blue_cube"),
+])
+def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode, phase, stacked, expected_mode,
+                                                                           cube):
+    rule = DisturbanceRule(mode, delay_s=0.5)
+    positions = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "green_cube": (0.4, 0.2, 0.65),
+                 "yellow_cube": (0.6, -0.2, 0.65)}
+    rule.on_phase_start("lift", stacked, 10.0)
+    rule.on_phase_start(phase, stacked - 1, 10.0)
+    assert rule.due(20.0, positions) is None                 # not armed by other phases/counts
+    rule.on_phase_start(phase, stacked, 10.0)
+    assert rule.due(10.2, positions) is None                 # armed, delay not over
+    request = rule.due(10.6, positions)
+    assert request["mode"] == expected_mode and request["object_name"] == cube
+    assert rule.due(11.0, positions) is None                 # once
+    if mode == "drag":
+        x, y, _ = request["target"]
+        assert all(np.hypot(x - p[0], y - p[1]) >= 0.12 for n, p in positions.items() if n != "blue_cube")
+    if mode == "knock":
+        assert request["target"][1] != positions["blue_cube"][1]
+
+
+def test_unknown_disturbance_is_refused():
+    with pytest.raises(ValueError, match="not one of drag, drop, knock"):
+        DisturbanceRule("shake")
+
+
+def test_free_spot_none_when_crowded():
+    crowded = {f"c{i}{j}": (0.3 + 0.05 * i, -0.35 + 0.05 * j, 0.65) for i in range(9) for j in range(15)}
+    assert free_spot(crowded, (0.5, 0.0)) is None
+
+
+def test_image_conversion_handles_padding_and_bgr():
+    h, w = 2, 3
+    rgb = np.arange(h * w * 3, dtype=np.uint8).reshape(h, w, 3)
+    padded = np.zeros((h, w * 3 + 2), dtype=np.uint8)
+    padded[:, : w * 3] = rgb.reshape(h, -1)
+    assert np.array_equal(image_from_message_fields(w, h, w * 3 + 2, "rgb8", padded.tobytes()), rgb)
+    bgr = rgb[:, :, ::-1].copy()
+    assert np.array_equal(image_from_message_fields(w, h, w * 3, "bgr8", bgr.tobytes()), rgb)
+    with pytest.raises(ValueError, match="not supported"):
+        image_from_message_fields(w, h, w, "mono8", b"\0" * 6)
+    with pytest.raises(ValueError, match="too short"):
+        image_from_message_fields(w, h, w * 3, "rgb8", b"\0" * 5)
+
+
+def test_montage_writes_a_grid(tmp_path):
+    from PIL import Image
+
+    frames = [(f"{i:02d} phase", np.full((24, 32, 3), i * 20, dtype=np.uint8)) for i in range(7)]
+    path = write_montage(frames, tmp_path / "m.png", columns=3)
+    image = Image.open(path)
+    assert image.size == (3 * 32, 3 * (24 + 16))
+    with pytest.raises(ValueError):
+        write_montage([], tmp_path / "empty.png")
