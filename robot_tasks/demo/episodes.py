@@ -16,6 +16,8 @@ from pathlib import Path
 from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
 
 MODES = (None, "drag", "drop", "knock")
+# Issue 6's targets: success rate undisturbed, and per disturbance mode.
+TARGET_PERCENT = {"none": 95.0, "disturbed": 90.0}
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
@@ -37,15 +39,17 @@ def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), 
 
 
 def summary_table(results: dict) -> str:
-    lines = [f"{'mode':6s} {'success':>9s} {'median sim s':>13s} {'median wall s':>14s}"]
+    lines = [f"{'mode':6s} {'success':>9s} {'median sim s':>13s} {'median wall s':>14s} {'target':>7s}"]
     for mode, data in results.items():
         runs = data["runs"]
         ok = sum(r["success"] for r in runs)
         sims = [r["sim_time_s"] for r in runs if r["success"] and r["sim_time_s"] is not None]
         walls = [r["wall_time_s"] for r in runs if r["success"] and r["wall_time_s"] is not None]
         med = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
-        lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {100.0 * ok / max(1, len(runs)):3.0f}% "
-                     f"{med(sims):>8s} {med(walls):>14s}")
+        rate = 100.0 * ok / max(1, len(runs))
+        target = TARGET_PERCENT["none" if mode == "none" else "disturbed"]
+        lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {rate:3.0f}% "
+                     f"{med(sims):>8s} {med(walls):>14s} {target:>5.0f}% {'PASS' if rate >= target else 'MISS'}")
     return "\n".join(lines)
 
 
