@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Tick cost of one 1,111-node tree in our engine, py_trees 2.6 and BT.CPP (behaviortreepy).
+
+The tree: a Sequence of 10 Sequences of 10 Sequences of 10 leaves that return SUCCESS
+(1 + 10 + 100 + 1000 = 1,111 nodes), so every tick visits every node once. Each engine
+is timed for ``--ticks`` root ticks per repeat; repeats are interleaved (ours, py_trees,
+BT.CPP, ours, ...) so load changes on a shared machine hit all engines alike, and the
+median over repeats is reported as microseconds per node-tick.
+
+Targets (issue 2): ours at least 25x faster than py_trees and at most 0.4 us per node-tick.
+Peak memory of building the tree is measured with tracemalloc (Python allocations only,
+so the BT.CPP figure is the resident-set growth instead).
+
+Run:  PYTHONPATH=. .venv/bin/python bench/bt_tick.py [--repeats 7] [--ticks 40]
+"""
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+FANOUT = 10
+NODES = 1 + FANOUT + FANOUT ** 2 + FANOUT ** 3
+TARGET_RATIO = 25.0
+TARGET_US = 0.4
+
+
+def tree_xml(leaf_tag):
+    """BT.CPP v4 XML of the benchmark tree with ``leaf_tag`` leaves."""
+    leaf = f"<{leaf_tag}/>" * FANOUT
+    level2 = f"<Sequence>{leaf}</Sequence>" * FANOUT
+    level1 = f"<Sequence>{level2}</Sequence>" * FANOUT
+    return ('<root BTCPP_format="4"><BehaviorTree ID="Main">'
+            f"<Sequence>{level1}</Sequence></BehaviorTree></root>")
+
+
+# ----- engine builders: each returns a zero-argument "tick the root once" callable -----
+def build_ours():
+    from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
+    success = NodeStatus.SUCCESS
+    factory = BehaviorTreeFactory()
+    factory.register_simple_action("Ok", lambda node: success)
+    tree = factory.create_tree_from_text(tree_xml("Ok"))
+    assert len(tree.nodes) == NODES, len(tree.nodes)
+    return tree.tick_once
+
+
+def build_py_trees():
+    from py_trees.behaviours import Success
+    from py_trees.composites import Sequence
+
+    def sequence(children):
+        return Sequence("Sequence", memory=False, children=children)
+
+    root = sequence([sequence([sequence([Success() for _ in range(FANOUT)])
+                               for _ in range(FANOUT)]) for _ in range(FANOUT)])
+    return root.tick_once
+
+
+def build_btcpp_native():
+    import behaviortreepy
+    factory = behaviortreepy.BehaviorTreeFactory()
+    tree = factory.create_tree_from_text(tree_xml("AlwaysSuccess"))
+
+    def tick():
+        return tree.tick_once()
+    tick.factory = factory  # the factory must outlive the tree
+    return tick
+
+
+def build_btcpp_python_leaves():
+    import behaviortreepy
+    success = behaviortreepy.NodeStatus.SUCCESS
+    factory = behaviortreepy.BehaviorTreeFactory()
+    factory.register_simple_action("Ok", lambda node: success)
+    tree = factory.create_tree_from_text(tree_xml("Ok"))
+
+    def tick():
+        return tree.tick_once()
+    tick.factory = factory
+    return tick
+
+
+ENGINES = {
+    "ours": build_ours,
+    "py_trees": build_py_trees,
+    "btcpp": build_btcpp_native,
+    "btcpp+pyleaves": build_btcpp_python_leaves,
+}
+LABELS = {
+    "ours": "ours (robot_tasks.bt, Python leaves)",
+    "py_trees": "py_trees 2.6 (Success leaves, tick_once)",
+    "btcpp": "BT.CPP 4.8.2 native (AlwaysSuccess)",
+    "btcpp+pyleaves": "BT.CPP 4.8.2 + Python leaves",
+}
+
+
+def check_leaf_calls():
+    """Sanity check before timing: one tick calls every Python leaf exactly once."""
+    calls = []
+    from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
+    factory = BehaviorTreeFactory()
+    factory.register_simple_action("Ok", lambda node: calls.append(1) or NodeStatus.SUCCESS)
+    tree = factory.create_tree_from_text(tree_xml("Ok"))
+    status = tree.tick_once()
+    assert status is NodeStatus.SUCCESS and len(calls) == FANOUT ** 3, (status, len(calls))
+
+
+def _rss_kib():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4  # resident pages of 4 KiB
+
+
+def build_measured(name):
+    """Build one engine's tree; return (tick, memory text) or (None, error text)."""
+    gc.collect()
+    rss_before = _rss_kib()
+    tracemalloc.start()
+    try:
+        tick = ENGINES[name]()
+        tick()  # first tick outside the timing (lazy setup, caches)
+    except Exception as exc:  # an engine that is missing is reported, not fatal
+        tracemalloc.stop()
+        return None, f"unavailable: {type(exc).__name__}: {exc}"
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    if name.startswith("btcpp"):
+        memory = f"RSS +{(_rss_kib() - rss_before) / 1024:.1f} MiB (native)"
+    else:
+        memory = f"peak {peak / 2 ** 20:.2f} MiB (tracemalloc)"
+    return tick, memory
+
+
+def time_ticks(tick, ticks):
+    """Seconds per root tick over ``ticks`` ticks, with the cyclic GC paused (as timeit does)."""
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(ticks):
+            tick()
+        return (time.perf_counter() - start) / ticks
+    finally:
+        gc.enable()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved repeats (median)")
+    parser.add_argument("--ticks", type=int, default=40, help="root ticks per repeat")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--engines", default=",".join(ENGINES),
+                        help="comma list of " + ", ".join(ENGINES))
+    args = parser.parse_args(argv)
+    names = [n for n in args.engines.split(",") if n]
+    ticks_for = {name: args.ticks for name in names}
+    ticks_for["py_trees"] = max(1, args.ticks // 4)  # 30x slower: fewer ticks, same accuracy
+
+    if "ours" in names:
+        try:
+            check_leaf_calls()
+        except ImportError:
+            pass  # reported as unavailable below
+    built, memory = {}, {}
+    for name in names:
+        tick, memory[name] = build_measured(name)
+        if tick is not None:
+            built[name] = tick
+    samples = {name: [] for name in built}
+    started = time.perf_counter()
+    for _ in range(args.repeats):
+        for name, tick in built.items():
+            samples[name].append(time_ticks(tick, ticks_for[name]))
+    elapsed = time.perf_counter() - started
+
+    us = {name: statistics.median(values) / NODES * 1e6 for name, values in samples.items()}
+    print(f"bt_tick: {NODES}-node tree (Sequence > 10 Sequence > 10 Sequence > 10 leaves), "
+          f"{args.repeats} interleaved repeats, median; {elapsed:.1f} s")
+    print(f"{'engine':<42} {'us/node-tick':>12} {'ms/tree-tick':>12}  memory")
+    for name in names:
+        if name in us:
+            print(f"{LABELS[name]:<42} {us[name]:>12.3f} {us[name] * NODES / 1000:>12.3f}  "
+                  f"{memory[name]}")
+        else:
+            print(f"{LABELS[name]:<42} {'-':>12} {'-':>12}  {memory[name]}")
+    if "ours" not in us:
+        print("targets: not checked (our engine is unavailable)")
+        return 1 if args.strict else 0
+    ok = True
+    if "py_trees" in us:
+        ratio = us["py_trees"] / us["ours"]
+        verdict = "PASS" if ratio >= TARGET_RATIO else "MISS"
+        ok &= verdict == "PASS"
+        print(f"ours vs py_trees: {ratio:.1f}x faster (target >= {TARGET_RATIO:.0f}x)  {verdict}")
+    for name in ("btcpp", "btcpp+pyleaves"):
+        if name in us:
+            print(f"ours vs {LABELS[name]}: {us['ours'] / us[name]:.2f}x its time")
+    verdict = "PASS" if us["ours"] <= TARGET_US else "MISS"
+    ok &= verdict == "PASS"
+    print(f"ours per node-tick: {us['ours']:.3f} us (target <= {TARGET_US} us)  {verdict}")
+    return 0 if ok or not args.strict else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
