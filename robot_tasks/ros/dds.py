@@ -7,6 +7,16 @@ fixtures). It sets, in ``os.environ``:
 ``FASTDDS_DEFAULT_PROFILES_FILE=<config>/fastdds_localhost.xml``
     a Fast DDS profile that uses only UDPv4 on 127.0.0.1 and shared memory, with
     no multicast, and announces every 0.5 s so discovery takes ~0.1 s, not ~3 s.
+    Without multicast, participants find each other only by announcing to the
+    initial peer 127.0.0.1, i.e. to the discovery ports of participant indices
+    0..maxInitialPeersRange-1 of the domain; the profile raises that range from
+    Fast DDS's default 4 to :data:`MIN_INITIAL_PEERS_RANGE` or more, else two
+    processes that both got an index >= 4 never meet (see the profile's comments
+    and test/ros/test_discovery_many.py).
+``SKIP_DEFAULT_XML_FILE=1``
+    Fast DDS also loads ``DEFAULT_FASTDDS_PROFILES.xml`` from the working directory,
+    after the file above, and a default participant profile there wins (measured on
+    Fast DDS 3.2.2). This stops a stray file from replacing the loopback profile.
 ``ROS_AUTOMATIC_DISCOVERY_RANGE=SYSTEM_DEFAULT``
     so that the profile alone decides the locators. Measured on Kilted (rmw_fastrtps
     9.3.3): with ``LOCALHOST`` here, rmw appends a wildcard unicast locator to the
@@ -18,6 +28,8 @@ fixtures). It sets, in ``os.environ``:
     silently falling back to Fast DDS's multicast defaults.
 ``ROS_DOMAIN_ID`` (only when a domain id is passed)
     so parallel test runs do not meet; an id already in the environment is kept.
+    :func:`pick_free_domain_id` chooses one whose UDP ports nobody on this machine
+    has bound yet.
 ``ROS_LOG_DIR`` (only when a log dir is passed)
 
 ``ROS_LOCALHOST_ONLY`` is removed if present: Kilted ignores it, and it only confuses.
@@ -40,6 +52,18 @@ PACKAGE = "robot_tasks"
 # ephemeral range are 0..101 (ROS 2 docs, "The ROS_DOMAIN_ID"); 0 is what
 # every unconfigured ROS process uses, so tests stay away from it.
 TEST_DOMAIN_RANGE = (1, 101)
+
+# The profile's UDP transport must probe at least this many participant indices
+# per initial peer (Fast DDS default: 4). 32 = rmw's limit on ROS_STATIC_PEERS, and
+# far above the ~6-10 processes the demo and the tests run in one domain.
+MIN_INITIAL_PEERS_RANGE = 32
+
+# RTPS well-known ports (RTPS 2.x spec, 9.6.1.1, Fast DDS defaults): every port of
+# domain d lies in [PORT_BASE + DOMAIN_GAIN*d, PORT_BASE + DOMAIN_GAIN*(d+1)).
+# Discovery (metatraffic unicast) of participant index p: PORT_BASE + DOMAIN_GAIN*d + 10 + 2*p;
+# user data unicast: ... + 11 + 2*p; the multicast ports (+0, +1) are unused here.
+PORT_BASE = 7400
+DOMAIN_GAIN = 250
 
 
 class LoopbackConfigError(RuntimeError):
@@ -86,9 +110,11 @@ def check_profile(path: str | os.PathLike) -> None:
     """Raise LoopbackConfigError unless `path` is a loopback-only Fast DDS profile.
 
     Checked: it parses; its default participant profile disables the builtin
-    transports; every UDP transport it uses is white-listed to 127.0.0.1 only;
-    and every locator it lists is 127.0.0.1. This is what keeps traffic off the
-    network, so an edit that breaks it must fail loudly, not fall back to multicast.
+    transports; every UDP transport it uses is white-listed to 127.0.0.1 only
+    and probes at least MIN_INITIAL_PEERS_RANGE participant indices per initial
+    peer; and every locator it lists is 127.0.0.1. This is what keeps traffic off
+    the network (and every process of a domain in touch with every other), so an
+    edit that breaks it must fail loudly, not fall back to multicast.
     """
     from defusedxml import ElementTree  # only here: keeps `import dds` dependency-free
 
@@ -124,6 +150,13 @@ def check_profile(path: str | os.PathLike) -> None:
         if kind != "UDPv4" or not allowed or any(a != "127.0.0.1" for a in allowed):
             raise LoopbackConfigError(
                 f"{where}: transport '{tid}' must be UDPv4 white-listed to 127.0.0.1 only")
+        peers_range = (fields["maxInitialPeersRange"].text or "").strip() \
+            if "maxInitialPeersRange" in fields else ""
+        if not peers_range.isdigit() or int(peers_range) < MIN_INITIAL_PEERS_RANGE:
+            raise LoopbackConfigError(
+                f"{where}: transport '{tid}' needs <maxInitialPeersRange> >= "
+                f"{MIN_INITIAL_PEERS_RANGE} (got {peers_range or 'none, i.e. 4'}): with unicast "
+                f"discovery, participants beyond that index never discover each other")
     for addr in participant.iter():
         if strip(addr.tag) == "address" and (addr.text or "").strip() != "127.0.0.1":
             raise LoopbackConfigError(f"{where}: locator address {addr.text!r} is not 127.0.0.1")
@@ -149,6 +182,7 @@ def loopback_dds_settings(
     settings = {
         "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",
         "FASTDDS_DEFAULT_PROFILES_FILE": str(profile),
+        "SKIP_DEFAULT_XML_FILE": "1",
     }
     if domain_id is not None:
         settings["ROS_DOMAIN_ID"] = str(domain_id)
@@ -201,13 +235,59 @@ def _rclpy_context_ok() -> bool:
         return False
 
 
-def pick_free_domain_id(rng: random.Random | None = None) -> int:
-    """A random ROS_DOMAIN_ID in 1..101 for one test session.
+def domain_ports(domain_id: int) -> range:
+    """Every UDP port that DDS participants of `domain_id` can bind (the domain's port block)."""
+    start = PORT_BASE + DOMAIN_GAIN * domain_id
+    return range(start, start + DOMAIN_GAIN)
 
-    Random (not fixed) so that test sessions running side by side on one
-    machine almost never share a domain; 0 is avoided because every ROS
+
+def bound_udp_ports(proc_net: str | os.PathLike = "/proc/net") -> set[int]:
+    """Local ports of every UDP socket (IPv4 and IPv6) bound in this network namespace.
+
+    Read from ``/proc/net/udp`` and ``udp6``, which list the sockets of all processes
+    (of every user) in the namespace, so other sessions' nodes are seen too.
+    """
+    ports: set[int] = set()
+    for name in ("udp", "udp6"):
+        try:
+            rows = (Path(proc_net) / name).read_text().splitlines()[1:]
+        except FileNotFoundError:  # no IPv6 in this kernel/namespace
+            continue
+        for row in rows:
+            local = row.split()[1]  # "0100007F:1CE8"
+            ports.add(int(local.rsplit(":", 1)[1], 16))
+    return ports
+
+
+def domains_in_use(bound_ports: set[int] | None = None) -> set[int]:
+    """Domain ids (0..232) that have at least one UDP port bound on this machine."""
+    ports = bound_udp_ports() if bound_ports is None else bound_ports
+    top = PORT_BASE + DOMAIN_GAIN * 233
+    return {(p - PORT_BASE) // DOMAIN_GAIN for p in ports if PORT_BASE <= p < top}
+
+
+def pick_free_domain_id(rng: random.Random | None = None,
+                        bound_ports: set[int] | None = None) -> int:
+    """A random ROS_DOMAIN_ID in 1..101 that no process on this machine is using.
+
+    A domain counts as used when any UDP port of its block (:func:`domain_ports`)
+    is bound, which every DDS participant of it does (its discovery port). Random,
+    not the lowest free one, so two sessions that pick at the same instant (before
+    either has bound a port) still rarely collide. 0 is avoided because every ROS
     process without configuration uses it.
+
+    Args:
+        rng: random source (tests pass a seeded one).
+        bound_ports: the bound UDP ports to judge by; default: read /proc/net now.
+
+    Raises LoopbackConfigError when every domain in the range is in use.
     """
     rng = rng or random.SystemRandom()
     low, high = TEST_DOMAIN_RANGE
-    return rng.randint(low, high)
+    used = domains_in_use(bound_ports)
+    free = [d for d in range(low, high + 1) if d not in used]
+    if not free:
+        raise LoopbackConfigError(
+            f"every ROS_DOMAIN_ID in {low}..{high} has UDP ports bound on this machine "
+            f"(see /proc/net/udp); stop leftover ROS processes or pass a domain id")
+    return rng.choice(free)

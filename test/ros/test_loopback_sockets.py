@@ -13,17 +13,24 @@ LOCALHOST added to the same profile, rmw_fastrtps appends a wildcard unicast
 locator and the participant binds sockets to 0.0.0.0 and the LAN address (still
 no traffic leaves the host, but the guarantee is weaker). That is why
 configure_loopback_dds() sets SYSTEM_DEFAULT and relies on the checked profile.
+
+The profile must also be the one Fast DDS uses: a ``DEFAULT_FASTDDS_PROFILES.xml``
+in a node's working directory is loaded too and its default participant profile
+replaces ours, unless SKIP_DEFAULT_XML_FILE=1 (set by configure_loopback_dds()).
 """
 from __future__ import annotations
 
 import ipaddress
+import socket
 import sys
 from pathlib import Path
 
 import pytest
 from std_msgs.msg import String
 
+from robot_tasks.ros.dds import find_profile_file
 from robot_tasks.ros.procfs import inet_sockets_of
+from robot_tasks.ros.testing import NodeProcess
 
 pytestmark = pytest.mark.ros
 TEST_NODES = Path(__file__).resolve().parent / "nodes"
@@ -85,3 +92,41 @@ def test_check_detects_sockets_off_loopback(launcher, ros_node, ros_env):
     assert bad, ("expected rmw's wildcard locator to bind a non-loopback socket; if this "
                  "fails, rmw changed and LOCALHOST can be set again in dds.py")
     assert any(s.local_ip == "0.0.0.0" for s in bad), [str(s) for s in bad]
+
+
+def _stray_profile_dir(tmp_path):
+    """A working dir with a DEFAULT_FASTDDS_PROFILES.xml that is still loopback-only (so
+    the check is safe) but puts user data on a port of its own; returns (dir, port)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))  # a port nobody uses right now
+        port = probe.getsockname()[1]
+    ours = "<defaultUnicastLocatorList>\n          <locator><udpv4><address>"
+    text = find_profile_file().read_text()
+    assert ours in text
+    stray_dir = tmp_path / "cwd"
+    stray_dir.mkdir()
+    (stray_dir / "DEFAULT_FASTDDS_PROFILES.xml").write_text(
+        text.replace(ours, ours.replace("<address>", f"<port>{port}</port><address>"))
+            .replace("localhost_only_participant", "stray_participant"))
+    return stray_dir, port
+
+
+def _start_in(launcher, ros_env, cwd, name, extra_env=None) -> NodeProcess:
+    """RAW_PUBSUB started in `cwd` (NodeLauncher.start always uses the repo root)."""
+    proc = NodeProcess(name, [sys.executable, "-c", RAW_PUBSUB.replace("raw_pubsub", name)],
+                       ros_env.subprocess_env(extra_env), launcher.log_dir / f"{name}.log", cwd=cwd)
+    launcher.processes.append(proc)  # stopped and checked for leftovers like the others
+    return proc
+
+
+@pytest.mark.parametrize("skip, stray_used", [(None, False), ("0", True)],
+                         ids=["skip_set_by_dds_py", "control_skip_off"])
+def test_profile_in_working_dir_is_ignored(launcher, ros_node, ros_env, tmp_path, skip, stray_used):
+    stray_dir, stray_port = _stray_profile_dir(tmp_path)
+    name = f"stray_cwd_{'control' if stray_used else 'skip'}"
+    proc = _start_in(launcher, ros_env, stray_dir, name,
+                     extra_env=None if skip is None else {"SKIP_DEFAULT_XML_FILE": skip})
+    ros_node.wait_for_node(name)
+    ports = {s.local_port for s in inet_sockets_of(proc.pid)}
+    assert (stray_port in ports) == stray_used, (
+        f"stray profile port {stray_port} {'not ' if stray_used else ''}bound; node ports {sorted(ports)}")
