@@ -11,22 +11,16 @@ status (:meth:`on_result`); this base does the talking, without ever blocking:
   ``LIVENESS_PERIOD_S`` that the server is still in the ROS graph, so a server
   that dies mid-goal gives FAILURE instead of a node that runs forever.
 - ``halt``: cancel the goal (also one whose acceptance is still in flight).
-
-All futures complete on the executor thread that also ticks the tree (the
-tree_executor ticks from a timer callback), so no locks are needed and a tick
-never waits.
-
-Failures write the error name (an :class:`ActionNodeErrorCode` name such as
-"SERVER_UNREACHABLE") to the ``error_code`` output port and a sentence to
-``error_message``, log it, and call :meth:`on_failure`, whose result (FAILURE by
-default) becomes the node's status.
-
-The rclpy node is given to the constructor; register leaves with
-``factory.register_node_type(MyLeaf, "MyLeaf", ros_node)`` (extra constructor
-arguments), as :func:`robot_tasks.ros.leaves.register_ros_nodes` does.
-
-Timeouts use the monotonic wall clock, not ROS time: they bound communication
-(discovery, a goal response), which does not slow down with simulated time.
+- a lost result: once the goal's status topic says the goal has ended but no result
+  arrived within ``RESULT_RETRY_S``, ask for the result again (get_result is
+  idempotent: the server keeps the result). Without this, a result request or
+  response lost to discovery (a client created on the first tick, whose endpoints
+  the server has not matched yet, e.g. Fast DDS drops a response to a reader it has
+  not matched within ~100 ms) leaves the leaf RUNNING forever while the tree keeps
+  ticking with nothing changing. After ``MAX_RESULT_REQUESTS`` such requests the
+  leaf fails with RESULT_LOST. As the status message of a goal can itself arrive
+  before the goal response (and is then ignored by rclpy), the result is also asked
+  again every ``RESULT_REFRESH_S`` while the status says nothing.
 """
 from __future__ import annotations
 
@@ -38,6 +32,9 @@ from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 
 LIVENESS_PERIOD_S = 0.2
+RESULT_RETRY_S = 1.0      # wall s between result requests once the status says the goal ended
+MAX_RESULT_REQUESTS = 5   # result requests after the goal ended before giving up with RESULT_LOST
+RESULT_REFRESH_S = 10.0   # wall s between result requests while the status says nothing
 
 
 class ActionNodeErrorCode(enum.IntEnum):
@@ -50,6 +47,7 @@ class ActionNodeErrorCode(enum.IntEnum):
     CANCELLED = 5            # the goal was cancelled (by someone other than this leaf's halt)
     INVALID_GOAL = 6         # the ports could not be turned into a goal
     RESULT_ERROR = 7         # the server succeeded but its result reports an error code
+    RESULT_LOST = 8          # the goal ended (status topic) but no result request was answered
 
 
 def action_client_for(ros_node, action_type, action_name: str):
@@ -140,6 +138,10 @@ class RosActionNode(StatefulActionNode):
         self._goal_future = None
         self._goal_handle = None
         self._result_future = None
+        self._result_futures = []    # every result request sent for this goal (any may answer)
+        self._ended_seen_at = None   # when the status topic first said the goal ended
+        self._requests_after_end = 0
+        self._next_result_request = 0.0
         self._feedback = None
         self._next_liveness_check = 0.0
         self._generation = getattr(self, "_generation", 0) + 1  # tells this goal's feedback apart
@@ -219,6 +221,8 @@ class RosActionNode(StatefulActionNode):
                               f"'{self._resolved_name()}' rejected the goal")
         self._goal_handle = handle
         self._result_future = handle.get_result_async()
+        self._result_futures = [self._result_future]
+        self._next_result_request = now + RESULT_REFRESH_S
         self._phase = "running"
         self._next_liveness_check = now + LIVENESS_PERIOD_S
         return self._check_result(now)
@@ -226,8 +230,19 @@ class RosActionNode(StatefulActionNode):
     def _check_result(self, now: float) -> NodeStatus:
         from action_msgs.msg import GoalStatus
 
-        future = self._result_future
+        future = next((f for f in self._result_futures if f.done()), None)
+        if future is None:
+            future = self._result_future
+            ended = (GoalStatus.STATUS_SUCCEEDED, GoalStatus.STATUS_CANCELED, GoalStatus.STATUS_ABORTED)
+            if self._ended_seen_at is None and self._goal_handle.status in ended:
+                self._ended_seen_at = now  # the result normally follows within milliseconds
+                self._next_result_request = now + RESULT_RETRY_S
+            if now >= self._next_result_request:
+                lost = self._ask_result_again(now)
+                if lost is not None:
+                    return lost
         if future.done():
+            self._result_future = future
             self._phase = "done"
             response = future.result()
             status = response.status
@@ -253,6 +268,25 @@ class RosActionNode(StatefulActionNode):
                                   f"action server '{self._resolved_name()}' disappeared while the goal "
                                   f"was running")
         return NodeStatus.RUNNING
+
+    def _ask_result_again(self, now: float) -> NodeStatus | None:
+        """Request the result again: RESULT_RETRY_S after the status said the goal ended
+        (failing with RESULT_LOST after MAX_RESULT_REQUESTS), else every RESULT_REFRESH_S."""
+        if self._ended_seen_at is None:
+            self._next_result_request = now + RESULT_REFRESH_S
+        else:
+            if self._requests_after_end >= MAX_RESULT_REQUESTS:
+                self._phase = "done"
+                return self._fail(ActionNodeErrorCode.RESULT_LOST,
+                                  f"'{self._resolved_name()}' ended the goal (status {self._goal_handle.status}) "
+                                  f"but none of {len(self._result_futures)} result requests was answered")
+            self._requests_after_end += 1
+            self._next_result_request = now + RESULT_RETRY_S
+            self.ros_node.get_logger().warning(
+                f"[{self.full_path}] '{self._resolved_name()}' ended the goal (status topic) but its result "
+                f"has not arrived; asking again (request {len(self._result_futures) + 1})")
+        self._result_futures.append(self._goal_handle.get_result_async())
+        return None
 
     def on_halted(self) -> None:
         self._cancel_goal()

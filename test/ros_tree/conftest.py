@@ -10,7 +10,13 @@ because pytest conftest fixtures do not cross sibling folders:
 - ``start_server(**params)``: the test MoveToJoints server (nodes/joint_move_server.py),
   returning (process, events) where events() reads its JSON-lines event log;
 - ``start_executor(**params)``: robot_tasks.nodes.tree_executor with this folder's
-  trees/, waited for until its ExecuteTree server is ready.
+  trees/, waited for until its ExecuteTree server is ready;
+- ``action_clients``: creates (and at teardown destroys) rclpy ActionClients on the
+  ros_node's executor thread. rclpy 9.1.2's ActionClient adds itself to the node
+  before it sets its ``_lock``, and destroy() clears its handle while the node still
+  lists it: done from the test thread while the node spins, either can kill the spin
+  thread (AttributeError) and every later wait in the test times out, now and then,
+  under load. Use it for every ActionClient in these tests.
 """
 from __future__ import annotations
 
@@ -46,10 +52,26 @@ def launcher(ros_env, tmp_path):
     report.raise_if_dirty()
 
 
+class ClientSafeRosTestNode(RosTestNode):
+    """RosTestNode whose wait_for_action_server() makes its temporary client on the
+    executor thread (see ActionClients)."""
+
+    def wait_for_action_server(self, action_type, action_name: str, timeout: float = 10.0,
+                               client=None) -> float:
+        if client is not None:
+            return super().wait_for_action_server(action_type, action_name, timeout, client=client)
+        clients = ActionClients(self)
+        try:
+            return super().wait_for_action_server(action_type, action_name, timeout,
+                                                  client=clients.create(action_type, action_name))
+        finally:
+            clients.destroy_all()
+
+
 @pytest.fixture
 def ros_node(ros_env, launcher, request):
     name = re.sub(r"\W", "_", f"test_{request.node.name}")[:60]
-    node = RosTestNode(name, ros_env, launcher=launcher)
+    node = ClientSafeRosTestNode(name, ros_env, launcher=launcher)
     yield node
     node.close()
 
@@ -98,8 +120,46 @@ def start_server(launcher, tmp_path):
     return start
 
 
+class ActionClients:
+    """ActionClients of a RosTestNode, created and destroyed on its executor thread."""
+
+    def __init__(self, ros_node: RosTestNode):
+        self.ros_node = ros_node
+        self.clients: list = []
+
+    def _on_executor(self, function, what: str):
+        task = self.ros_node.executor.create_task(function)
+        return self.ros_node.wait_future(task, 10.0, what)
+
+    def create(self, action_type, action_name: str):
+        from rclpy.action import ActionClient
+
+        client = self._on_executor(lambda: ActionClient(self.ros_node.node, action_type, action_name),
+                                   f"creating an action client for '{action_name}'")
+        self.clients.append(client)
+        return client
+
+    def wait_for_server(self, action_type, action_name: str, timeout: float = 10.0):
+        """Wait until the server is ready; return the (kept) client that saw it."""
+        client = self.create(action_type, action_name)
+        self.ros_node.wait_for_action_server(action_type, action_name, timeout=timeout, client=client)
+        return client
+
+    def destroy_all(self) -> None:
+        clients, self.clients = self.clients, []
+        if clients:
+            self._on_executor(lambda: [c.destroy() for c in clients], "destroying the action clients")
+
+
 @pytest.fixture
-def start_executor(launcher, ros_node):
+def action_clients(ros_node):
+    clients = ActionClients(ros_node)
+    yield clients
+    clients.destroy_all()
+
+
+@pytest.fixture
+def start_executor(launcher, ros_node, action_clients):
     from robot_tasks_interfaces.action import ExecuteTree
 
     def start(name: str = "tree_executor", extra_env: dict | None = None, **params):
@@ -107,7 +167,7 @@ def start_executor(launcher, ros_node):
         params.setdefault("include_default_trees", False)
         proc = launcher.start_module("robot_tasks.nodes.tree_executor", name=name, params=params,
                                      extra_env=extra_env)
-        ros_node.wait_for_action_server(ExecuteTree, params.get("action_name", "execute_tree"), timeout=15.0)
+        action_clients.wait_for_server(ExecuteTree, params.get("action_name", "execute_tree"), timeout=15.0)
         return proc
 
     return start

@@ -8,19 +8,16 @@ import pytest
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(60)]
 
 
-def execute(ros_node, target: str, timeout: float = 10.0, wait: bool = True):
-    from rclpy.action import ActionClient
-
+def execute(ros_node, action_clients, target: str, timeout: float = 10.0, wait: bool = True):
     from robot_tasks_interfaces.action import ExecuteTree
 
-    client = ActionClient(ros_node.node, ExecuteTree, "execute_tree")
-    ros_node.wait_for_action_server(ExecuteTree, "execute_tree", client=client)
+    client = action_clients.wait_for_server(ExecuteTree, "execute_tree")
     handle = ros_node.wait_future(client.send_goal_async(ExecuteTree.Goal(target_tree=target)), 5.0)
     future = handle.get_result_async()
     return future if not wait else ros_node.wait_future(future, timeout, f"result of {target}").result
 
 
-def test_topic_condition_waits_for_a_message_then_copies_it_and_calls_a_service(ros_node, start_executor):
+def test_topic_condition_waits_for_a_message_then_copies_it_and_calls_a_service(ros_node, start_executor, action_clients):
     from std_msgs.msg import String
     from std_srvs.srv import Trigger
 
@@ -37,7 +34,7 @@ def test_topic_condition_waits_for_a_message_then_copies_it_and_calls_a_service(
     # publish every 50 ms (not once), so a message sent before the DDS match is not the only one
     ros_node.node.create_timer(0.05, lambda: publisher.publish(String(data=word[0])))
     start_executor()
-    future = execute(ros_node, "WaitForGoThenTrigger", wait=False)
+    future = execute(ros_node, action_clients, "WaitForGoThenTrigger", wait=False)
     time.sleep(0.5)  # ~50 ticks seeing only "not yet"
     assert not future.done(), "the tree must wait for data == 'go'"
     word[0] = "go"
@@ -46,21 +43,21 @@ def test_topic_condition_waits_for_a_message_then_copies_it_and_calls_a_service(
     assert calls == [1]
 
 
-def test_stale_topic_and_missing_service_fail(ros_node, start_executor):
+def test_stale_topic_and_missing_service_fail(ros_node, start_executor, action_clients):
     start_executor()
-    result = execute(ros_node, "StaleTopic")
+    result = execute(ros_node, action_clients, "StaleTopic")
     assert result.node_status == "FAILURE"
-    result = execute(ros_node, "MissingService")
+    result = execute(ros_node, action_clients, "MissingService")
     assert result.node_status == "FAILURE" and "SERVICE_UNREACHABLE" in result.return_message
 
 
-def test_plugin_nodes_get_the_executor_node(ros_node, start_executor, launcher):
+def test_plugin_nodes_get_the_executor_node(ros_node, start_executor, action_clients, launcher):
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
     start_executor(name="plugged_executor", tree_dirs=[str(here / "plugin_trees")], plugins=["tree_test_plugin"],
                    extra_env={"PYTHONPATH": f"{here / 'nodes'}:{here.parents[1]}"})
-    result = execute(ros_node, "UsesPlugin")
+    result = execute(ros_node, action_clients, "UsesPlugin")
     assert result.node_status == "SUCCESS", result.return_message
 
 

@@ -17,13 +17,11 @@ pytestmark = [pytest.mark.ros, pytest.mark.timeout(60)]
 
 
 @pytest.fixture
-def execute_tree(ros_node):
+def execute_tree(ros_node, action_clients):
     """Send an ExecuteTree goal; return (result, feedback list, goal handle)."""
-    from rclpy.action import ActionClient
-
     from robot_tasks_interfaces.action import ExecuteTree
 
-    client = ActionClient(ros_node.node, ExecuteTree, "execute_tree")
+    client = action_clients.create(ExecuteTree, "execute_tree")
 
     def send(target: str, payload: str = "", timeout: float = 10.0, wait: bool = True):
         ros_node.wait_for_action_server(ExecuteTree, "execute_tree", client=client)
@@ -38,8 +36,7 @@ def execute_tree(ros_node):
         response = ros_node.wait_future(result_future, timeout, f"ExecuteTree result for '{target}'")
         return response, feedback, handle
 
-    yield send
-    client.destroy()
+    return send
 
 
 def status_name(code: int) -> str:

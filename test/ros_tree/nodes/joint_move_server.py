@@ -7,7 +7,12 @@ Behaviour (parameters and goal fields pick the case, so one script covers every 
 - goal.positions[0] == 999  -> aborted with INVALID_GOAL "refused by test server";
 - cancel requests are accepted; the goal then ends CANCELED;
 - `goal_delay_s` (0): the goal callback sleeps this long before accepting, blocking
-  the server's executor on purpose (a server too busy to answer in time).
+  the server's executor on purpose (a server too busy to answer in time);
+- `lose_result_requests` (0): the first N get_result requests are never answered
+  (event "result_request_lost"), which is what a client sees when its result
+  response is lost in discovery (the server's DDS drops a response to a reader it
+  has not matched yet). Done by overriding rclpy's ActionServer handler of result
+  requests (a private method of rclpy 9.1.2).
 Every event is appended as one JSON line to the file named by the `event_log`
 parameter ({"event": "goal"|"cancel_requested"|"canceled"|"succeeded"|"aborted", ...}),
 so a test can check what the server saw, even after it was killed.
@@ -43,6 +48,23 @@ Result = MoveToJoints.Result
 REJECT, ABORT = 666.0, 999.0
 
 
+class ForgetfulActionServer(ActionServer):
+    """An ActionServer that leaves the first `lose` result requests unanswered."""
+
+    def __init__(self, *args, lose: int = 0, on_lost=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lose = lose
+        self.on_lost = on_lost
+
+    async def _execute_get_result_request(self, request_header_and_message):
+        if self.lose > 0:
+            self.lose -= 1
+            if self.on_lost:
+                self.on_lost()
+            return
+        await super()._execute_get_result_request(request_header_and_message)
+
+
 class JointMoveServer(Node):
     def __init__(self):
         super().__init__("joint_move_server")
@@ -50,8 +72,10 @@ class JointMoveServer(Node):
         self.duration = self.declare_parameter("duration_s", 0.3).value
         self.event_log = self.declare_parameter("event_log", "").value
         self.goal_delay = self.declare_parameter("goal_delay_s", 0.0).value
-        self.server = ActionServer(self, MoveToJoints, name, execute_callback=self.execute,
-                                   goal_callback=self.on_goal, cancel_callback=self.on_cancel)
+        lose = self.declare_parameter("lose_result_requests", 0).value
+        self.server = ForgetfulActionServer(self, MoveToJoints, name, execute_callback=self.execute,
+                                            goal_callback=self.on_goal, cancel_callback=self.on_cancel,
+                                            lose=lose, on_lost=lambda: self.record("result_request_lost"))
         self.get_logger().info(f"serving '{name}'")
 
     def record(self, event: str, **data) -> None:
