@@ -46,7 +46,7 @@ class DemoOptions:
     rtf: float = 1.0
     timeout: float = 900.0             # wall s for the whole run
     startup_timeout: float = 120.0     # wall s for the executor to come up
-    stall_timeout: float = 60.0        # wall s without any tree_status message: give up
+    stall_timeout: float = 60.0        # wall s without any node status change: no progress, give up
     config: Path = DEFAULT_CONFIG
 
 
@@ -237,8 +237,10 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             say(f"demo: {report['error']}; cancelling")
             return None
         if time.monotonic() - max(state.last_status_wall, wall_start) > options.stall_timeout:
-            report["error"] = (f"no tree_status for {options.stall_timeout:.0f} s: the tree executor "
-                               f"stopped ticking (see nodes.log)")
+            # tree_status carries status *changes* only: silence means no node moved on
+            # (a stuck leaf or a stopped executor), not necessarily that ticking stopped.
+            report["error"] = (f"no node changed status for {options.stall_timeout:.0f} s: the tree made "
+                               f"no progress (see nodes.log)")
             say(f"demo: {report['error']}")
             return None
         if result_future is None and goal_future.done():
