@@ -1,14 +1,16 @@
 """Differential test: random trees behave the same in robot_tasks.bt and in BT.CPP.
 
 BT.CPP is reached through behaviortreepy 0.1.4 (BT.CPP 4.8.2). Each seeded random tree
-(test/bt/difftest/generator.py) is ticked the same way in both engines; per root tick the
-test compares the root status, the ordered list of leaf calls (ticks, starts, halts) and
-the counters on the root blackboard. On a mismatch the failure message has everything to
-reproduce it: the seed, the tick plan, the leaf scripts, the XML and both traces
+(test/bt/difftest/generator.py) is ticked the same way in both engines; after every
+root tick or halt the test compares the root status, the ordered leaf calls (ticks,
+starts, halts, with the status each leaf sees for itself) and every key of the root
+blackboard. On a mismatch the failure message has everything to reproduce it: the
+seed, the tick plan, the leaf scripts, the XML and both traces
 (`bench/bt_difftest.py --show SEED` prints it again).
 
 RT_DIFF_TREES sets the number of random trees (default 5000); RT_DIFF_SEED the first seed.
-"""
+Known engine divergences are filtered (difftest/known_divergences.py); RT_DIFF_STRICT=1
+turns the filters off to check a fix."""
 
 import os
 import sys
@@ -52,8 +54,9 @@ def test_random_trees_match_btcpp(runners):
         f"{summary['compared']} compared:\n{reports}")
     assert summary["compared"] == TREES
     # The generator must keep producing every kind of outcome, or the test gets weak.
-    for outcome in ("SUCCESS", "FAILURE", "RUNNING", "SKIPPED", "ERROR"):
-        assert summary["outcomes"].get(outcome, 0) > TREES // 100, summary["outcomes"]
+    if TREES >= 1000:
+        for outcome in ("SUCCESS", "FAILURE", "RUNNING", "SKIPPED", "ERROR"):
+            assert summary["outcomes"].get(outcome, 0) > TREES // 100, summary["outcomes"]
 
 
 def test_generator_is_deterministic():

@@ -25,7 +25,7 @@ def show(seed, oracle, ours):
     else:
         traces.append([])
         names.append("ours (unavailable)")
-    print(mismatch_report(case, plan, names, *traces, index="-").replace("MISMATCH", "CASE", 1))
+    print(mismatch_report(case, plan, names, *traces, index=None))
 
 
 def main(argv=None):

@@ -44,6 +44,10 @@ class Recorder:
         self.exceeded = False
 
     def add(self, event):
+        if self.exceeded:
+            # behaviortreepy turns the exception into FAILURE and goes on ticking:
+            # record nothing more, so both engines' traces end at the same call.
+            raise BudgetExceeded(f"more than {self.budget} leaf calls")
         self.events.append(event)
         if len(self.events) > self.budget:
             self.exceeded = True

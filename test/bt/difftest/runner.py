@@ -1,9 +1,10 @@
 """Run one generated case in an engine, and compare two engines' traces.
 
 A trace is a list of steps, one per root tick or halt. Each step records the root
-status (or ERROR / BUDGET / TIMEOUT), the leaf calls made during it (in order), and the counters
-on the root blackboard afterwards. Two traces match when every step is equal, except
-that error messages are not compared (only the fact and the place of an error).
+status (or ERROR / BUDGET / TIMEOUT), the leaf calls made during it (in order), and
+every key of the root blackboard afterwards. Two traces match when every step is
+equal, except that error messages are not compared (only the fact and the place of an
+error). A TIMEOUT trace is that single step: a killed worker cannot say more.
 """
 
 import signal
@@ -49,7 +50,7 @@ def _time_limit(seconds):
 @dataclass
 class Step:
     action: str        # "create", "tick 3", "halt"
-    result: str        # status name, "ok", "ERROR" or "BUDGET"
+    result: str        # status name, "ok", "ERROR", "BUDGET" or "TIMEOUT"
     events: list
     board: dict
     message: str = ""  # error text, shown but not compared
@@ -137,8 +138,10 @@ def resolve_plan(oracle_runner, case):
                     halt_after=())
     completions = 0
     for step in oracle_runner.run(case, probe):
-        if step.result in ("ERROR", "BUDGET", "TIMEOUT"):
+        if step.result == "ERROR":
             return case.plan  # the error ends tick_while_running too
+        if step.result in ("BUDGET", "TIMEOUT"):
+            break  # a runaway: behaviortreepy turns the budget's exception into FAILURE
         if step.result != "RUNNING":
             completions += 1
             if completions == case.plan.ticks:
@@ -146,8 +149,19 @@ def resolve_plan(oracle_runner, case):
     return replace(case.plan, mode="once")
 
 
+RUNAWAY = ("BUDGET", "TIMEOUT")
+
+
 def first_difference(trace_a, trace_b):
-    """Index of the first differing step, or None when the traces match."""
+    """Index of the first differing step, or None when the traces match.
+
+    A TIMEOUT trace (one step) matches any trace that also ends in a runaway (BUDGET
+    or TIMEOUT): once the budget's exception is raised, behaviortreepy turns it into
+    a FAILURE of the leaf and may keep ticking until the worker is stopped.
+    """
+    for trace, other in ((trace_a, trace_b), (trace_b, trace_a)):
+        if trace and trace[0].result == "TIMEOUT" and other and other[-1].result in RUNAWAY:
+            return None
     for index in range(max(len(trace_a), len(trace_b))):
         if index >= len(trace_a) or index >= len(trace_b):
             return index
@@ -158,7 +172,9 @@ def first_difference(trace_a, trace_b):
 
 def mismatch_report(case, plan, names, trace_a, trace_b, index):
     """Everything needed to reproduce a mismatch: seed, plan, leaves, XML, both traces."""
-    lines = [f"MISMATCH seed={case.seed} plan={plan.describe()} first difference at step {index}",
+    where = f" first difference at step {index}" if index is not None else ""
+    lines = [f"{'MISMATCH' if index is not None else 'CASE'} seed={case.seed} "
+             f"plan={plan.describe()}{where}",
              f"reproduce: bench/bt_difftest.py --show {case.seed}",
              "leaves: " + "; ".join(spec.describe() for spec in case.leaves),
              f"root blackboard before creation: {case.initial_board()}",
