@@ -5,7 +5,7 @@ from typing import Callable
 
 from .errors import LogicError
 from .node import NodeConfig, NodeType, TreeNode
-from .status import FAILURE, IDLE, RUNNING, SUCCESS, NodeStatus
+from .status import FAILURE, IDLE, RUNNING, SKIPPED, SUCCESS, NodeStatus
 
 
 class ActionNodeBase(TreeNode):
@@ -47,16 +47,27 @@ class SimpleActionNode(SyncActionNode):
         self._tick_functor = tick_functor
 
     def tick(self) -> NodeStatus:
-        return self._tick_functor(self)
+        # As BT.CPP's SimpleActionNode: the function sees the node RUNNING, and a returned
+        # SKIPPED is stored (observers and Groot2 see IDLE -> RUNNING -> result).
+        if self.status is IDLE:
+            self.status = RUNNING
+        status = self._tick_functor(self)
+        if status is SKIPPED:
+            self.status = SKIPPED
+        return status
 
     def execute_tick(self) -> NodeStatus:
         # Inlined tick(): this is the leaf of the 1,111-node benchmark.
+        if self.status is IDLE:
+            self.status = RUNNING
         status = self._tick_functor(self)
         if status is SUCCESS or status is FAILURE:
             self.status = status
             return status
         if status is RUNNING:
             raise LogicError(f"SyncActionNode [{self.name}] MUST never return RUNNING")
+        if status is SKIPPED:
+            self.status = SKIPPED
         return self._unusual_status(status)
 
 
