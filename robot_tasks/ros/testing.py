@@ -1,6 +1,6 @@
 """Test harness for real ROS 2 processes over loopback DDS.
 
-Three pieces, used by the pytest fixtures in ``test/ros/conftest.py``:
+Three pieces, used by the pytest fixtures in ``test/conftest.py``:
 
 :class:`RosTestEnv`
     one per test session: a fresh ROS_DOMAIN_ID, a temp ROS_LOG_DIR and the
@@ -53,7 +53,7 @@ from robot_tasks.ros.procfs import (
 
 __all__ = [
     "HarnessError", "RosTestEnv", "NodeProcess", "NodeLauncher", "StopReport", "RosTestNode",
-    "ros_args", "wait_until",
+    "ActionClients", "ros_args", "safe_node_name", "spin_node_main", "wait_until",
     # /proc helpers, re-exported so tests need one import
     "InetSocket", "fastdds_segments", "fastdds_segments_in_use", "fastdds_segments_of",
     "inet_sockets_of", "processes_in_group",
@@ -85,6 +85,13 @@ class RosTestEnv:
         log_dir.mkdir(parents=True, exist_ok=True)
         domain = pick_free_domain_id() if domain_id is None else domain_id
         return cls(domain, log_dir, loopback_dds_settings(domain, log_dir))
+
+    @classmethod
+    def create_applied(cls, base_dir: Path, domain_id: int | None = None) -> "RosTestEnv":
+        """:meth:`create`, then :meth:`apply_to_current_process` (what a pytest fixture wants)."""
+        env = cls.create(base_dir, domain_id)
+        env.apply_to_current_process()
+        return env
 
     def apply_to_current_process(self) -> dict[str, str]:
         """Set the variables in os.environ (call before rclpy.init() in this process)."""
@@ -267,6 +274,22 @@ class NodeLauncher:
             report.leftover_segments = candidates - fastdds_segments_in_use()
         return report
 
+    def stop_and_check(self, require_sigint_exit: bool = False) -> StopReport:
+        """Fixture teardown: :meth:`stop_all`, print the exits and the tail of every log
+        (pytest shows them when the test failed), then raise HarnessError if a process or
+        a shm segment was left behind, or, with `require_sigint_exit`, if a node did not
+        stop with rc 0 on SIGINT (its shutdown path is under test)."""
+        report = self.stop_all()
+        if self.processes:
+            print(f"ROS_DOMAIN_ID={self.env.domain_id}; exits: {report.exits}")
+            print(self.describe_all(lines=40))
+        report.raise_if_dirty()
+        if require_sigint_exit:
+            unclean = {name: how for name, how in report.exits.items() if how != "SIGINT rc=0"}
+            if unclean:
+                raise HarnessError(f"nodes did not stop cleanly on SIGINT: {unclean}")
+        return report
+
 
 def _let_children_receive_sigint() -> None:
     """Children inherit an *ignored* SIGINT (e.g. pytest started in the background by a
@@ -302,6 +325,12 @@ def _param_text(value) -> str:
 
 
 # -------------------------------------------------------------- in-test node
+def safe_node_name(prefix: str, name: str) -> str:
+    """A valid ROS node name (60 chars at most) from a prefix and a pytest test name:
+    ("test", "test_x[a-1]") -> "test_test_x_a_1_"."""
+    return re.sub(r"\W", "_", f"{prefix}_{name}")[:60]
+
+
 def _normalize_node_name(name: str) -> tuple[str, str]:
     """"arm" -> ("/", "arm"); "/robot1/arm" -> ("/robot1", "arm")."""
     name = "/" + name.strip("/")
@@ -424,17 +453,43 @@ class RosTestNode:
         """Wait until an `action_type` server named `action_name` is ready.
 
         Uses `client` (an rclpy ActionClient on this node) if given, else a
-        temporary one.
+        temporary one, made and destroyed on the executor thread (see
+        :meth:`create_action_client`).
         """
-        from rclpy.action import ActionClient
-
         own = client is None
-        client = client or ActionClient(self.node, action_type, action_name)
+        client = client or self.create_action_client(action_type, action_name)
         try:
             return self.wait_for(client.server_is_ready, f"action server '{action_name}'", timeout)
         finally:
             if own:
-                client.destroy()
+                self.destroy_action_clients([client])
+
+    # -- action clients ----------------------------------------------------------
+    def run_on_executor(self, function: Callable[[], object], what: str, timeout: float = 10.0):
+        """Run `function` on the executor thread (between callbacks); return its result."""
+        return self.wait_future(self.executor.create_task(function), timeout, what)
+
+    def create_action_client(self, action_type, action_name: str):
+        """An rclpy ActionClient on this node, created on the executor thread.
+
+        Why: rclpy 9.1.2's ActionClient adds itself to the node before it sets its
+        ``_lock``, so the spinning executor can pick up a half-built client; and
+        destroy() clears its handle while the node still lists it. Done from the test
+        thread while the node spins, either can kill the spin thread (AttributeError),
+        after which every wait of the test times out, now and then, under load. Destroy
+        it with :meth:`destroy_action_clients`, or keep it for the node's lifetime.
+        """
+        from rclpy.action import ActionClient
+
+        return self.run_on_executor(lambda: ActionClient(self.node, action_type, action_name),
+                                    f"creating an action client for '{action_name}'")
+
+    def destroy_action_clients(self, clients: Iterable) -> None:
+        """Destroy ActionClients of this node on the executor thread."""
+        clients = list(clients)
+        if clients:
+            self.run_on_executor(lambda: [c.destroy() for c in clients],
+                                 "destroying the action clients")
 
     def wait_for_service(self, srv_type, service_name: str, timeout: float = 10.0) -> float:
         """Wait until a `srv_type` service named `service_name` is ready."""
@@ -458,6 +513,61 @@ class RosTestNode:
         if future.exception() is not None:
             raise future.exception()
         return future.result()
+
+
+class ActionClients:
+    """The ActionClients a test makes on a RosTestNode, all destroyed by :meth:`destroy_all`
+    (the ``action_clients`` fixture calls it at teardown); created and destroyed on the
+    node's executor thread (see :meth:`RosTestNode.create_action_client`)."""
+
+    def __init__(self, ros_node: RosTestNode):
+        self.ros_node = ros_node
+        self.clients: list = []
+
+    def create(self, action_type, action_name: str):
+        client = self.ros_node.create_action_client(action_type, action_name)
+        self.clients.append(client)
+        return client
+
+    def wait_for_server(self, action_type, action_name: str, timeout: float = 10.0):
+        """Wait until the server is ready; return the (kept) client that saw it."""
+        client = self.create(action_type, action_name)
+        self.ros_node.wait_for_action_server(action_type, action_name, timeout=timeout, client=client)
+        return client
+
+    def destroy_all(self) -> None:
+        clients, self.clients = self.clients, []
+        self.ros_node.destroy_action_clients(clients)
+
+
+def spin_node_main(make_node: Callable[[], object], args: Sequence[str] | None = None) -> int:
+    """The whole main() of a test node script (test/*/nodes, fake_camera, fake_driver).
+
+    rclpy.init(args), build the node with `make_node()` and spin it on a
+    SingleThreadedExecutor until SIGINT or an external shutdown, then shut down in
+    order: executor, node, context. Returns 0 (the exit code). The node is built
+    inside the try: a SIGINT may arrive while it is being built. The script itself
+    calls configure_loopback_dds() before it imports rclpy.
+    """
+    import rclpy
+    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+
+    rclpy.init(args=sys.argv if args is None else list(args))
+    node = executor = None
+    try:
+        node = make_node()
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if executor is not None:
+            executor.shutdown()
+        if node is not None:
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
 
 
 def wait_until(predicate: Callable[[], bool], what: str, timeout: float,

@@ -22,12 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402  (imports no ROS)
+from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
 import numpy as np  # noqa: E402
-import rclpy  # noqa: E402
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
@@ -124,18 +123,7 @@ class FakeDriver(Node):
 
 
 def main() -> int:
-    rclpy.init(args=sys.argv)
-    node = FakeDriver()
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    try:
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return spin_node_main(FakeDriver)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from rclpy.action import ActionClient
 
 from robot_tasks_interfaces.action import DetectObjects
 from robot_tasks_interfaces.msg import DetectedObjectArray
@@ -24,7 +23,7 @@ class Detect:
     def __init__(self, probe, action_name: str = "detect_objects"):
         self.probe = probe
         self.action_name = action_name
-        self.client = ActionClient(probe.node, DetectObjects, action_name)
+        self.client = probe.create_action_client(DetectObjects, action_name)  # on the executor thread
         self.feedback: list[str] = []
 
     def wait_ready(self, timeout: float = 20.0) -> None:

@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from rclpy.action import ActionClient
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool
@@ -60,7 +59,7 @@ class ActionHelper:
 
     def __init__(self, probe, action_type, name: str):
         self.probe = probe
-        self.client = ActionClient(probe.node, action_type, name)
+        self.client = probe.create_action_client(action_type, name)  # on the executor thread
         self.name = name
 
     def wait_ready(self, timeout: float = 30.0) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from robot_tasks.ros.testing import (NodeLauncher, RosTestEnv, RosTestNode, fastdds_segments,
+from robot_tasks.ros.testing import (RosTestEnv, RosTestNode, fastdds_segments,
                                      fastdds_segments_of)
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
@@ -29,16 +29,8 @@ ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perce
 
 @pytest.fixture(scope="module")
 def ros_env(tmp_path_factory):
-    env = RosTestEnv.create(tmp_path_factory.mktemp("bringup_ros"))
-    env.apply_to_current_process()
-    return env
-
-
-@pytest.fixture
-def launcher(ros_env, tmp_path):
-    nodes = NodeLauncher(ros_env, tmp_path / "logs")
-    yield nodes
-    nodes.stop_all().raise_if_dirty()
+    """This module's own domain (overrides the session one); `launcher` is test/conftest.py's."""
+    return RosTestEnv.create_applied(tmp_path_factory.mktemp("bringup_ros"))
 
 
 def bringup_argv(*extra):

@@ -10,11 +10,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402
+from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
-import rclpy  # noqa: E402
-from rclpy.executors import ExternalShutdownException  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
@@ -30,18 +29,7 @@ class Echo(Node):
 
 
 def main(args=None) -> int:
-    rclpy.init(args=args)
-    node = None
-    try:  # construct inside the try: a SIGINT may arrive while the node is being built
-        node = Echo()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return spin_node_main(Echo, args)
 
 
 if __name__ == "__main__":

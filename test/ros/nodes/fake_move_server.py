@@ -17,12 +17,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402
+from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
-import rclpy  # noqa: E402
 from rclpy.action import ActionServer, CancelResponse  # noqa: E402
-from rclpy.executors import ExternalShutdownException  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.task import Future  # noqa: E402
 
@@ -78,18 +77,7 @@ class FakeMoveServer(Node):
 
 
 def main(args=None) -> int:
-    rclpy.init(args=args)
-    node = None
-    try:  # construct inside the try: a SIGINT may arrive while the node is being built
-        node = FakeMoveServer()
-        rclpy.spin(node)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return spin_node_main(FakeMoveServer, args)
 
 
 if __name__ == "__main__":

@@ -33,12 +33,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402
+from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds(profile_file=os.environ.get("ROBOT_TASKS_TEST_DDS_PROFILE") or None)
 
-import rclpy  # noqa: E402
 from rclpy.action import ActionServer, CancelResponse, GoalResponse  # noqa: E402
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.task import Future  # noqa: E402
 
@@ -124,19 +123,7 @@ class JointMoveServer(Node):
 
 
 def main() -> int:
-    rclpy.init(args=sys.argv)
-    node = JointMoveServer()
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    try:
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return spin_node_main(JointMoveServer)
 
 
 if __name__ == "__main__":
