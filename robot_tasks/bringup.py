@@ -37,6 +37,8 @@ from typing import Any, TextIO
 
 import yaml
 
+from robot_tasks.ros.dds import loopback_environment
+
 PLAN_KEY = "bringup"
 PARAMS_KEY = "ros__parameters"
 
@@ -272,9 +274,7 @@ def _die_with_parent() -> None:
 def child_environment(dds_settings: dict[str, str]) -> dict[str, str]:
     """os.environ + the loopback DDS settings, with this source tree importable
     (robot_tasks may be used from a checkout without being pip-installed)."""
-    env = dict(os.environ)
-    env.update(dds_settings)
-    env.pop("ROS_LOCALHOST_ONLY", None)
+    env = loopback_environment(dds_settings)
     source_root = str(Path(__file__).resolve().parents[1])
     paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     if source_root not in paths:

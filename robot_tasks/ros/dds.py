@@ -46,6 +46,8 @@ import sys
 from pathlib import Path
 
 PROFILE_NAME = "fastdds_localhost.xml"
+# Kilted ignores this one (packets still leave the host); we remove it so nobody relies on it.
+IGNORED_VARIABLE = "ROS_LOCALHOST_ONLY"
 PACKAGE = "robot_tasks"
 
 # Domain ids whose UDP ports are valid on Linux without clashing with the
@@ -222,8 +224,17 @@ def configure_loopback_dds(
         print("robot_tasks.ros.dds: configure_loopback_dds() called after rclpy.init(); "
               "the running context keeps its old DDS settings", file=sys.stderr)
     os.environ.update(settings)
-    os.environ.pop("ROS_LOCALHOST_ONLY", None)
+    os.environ.pop(IGNORED_VARIABLE, None)
     return settings
+
+
+def loopback_environment(settings: dict[str, str], base: dict[str, str] | None = None) -> dict[str, str]:
+    """A child process's environment: ``base`` (default os.environ) + ``settings``
+    (from :func:`loopback_dds_settings`), without the variable Kilted ignores."""
+    env = dict(os.environ if base is None else base)
+    env.update(settings)
+    env.pop(IGNORED_VARIABLE, None)
+    return env
 
 
 def _rclpy_context_ok() -> bool:

@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
+from robot_tasks.ros.dds import (configure_loopback_dds, loopback_dds_settings, loopback_environment,
+                                 pick_free_domain_id)
 from robot_tasks.ros.procfs import (
     InetSocket, fastdds_segments, fastdds_segments_in_use, fastdds_segments_of, inet_sockets_of,
     processes_in_group,
@@ -99,9 +100,7 @@ class RosTestEnv:
 
     def subprocess_env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         """os.environ + loopback settings + unbuffered output + repo root on PYTHONPATH."""
-        env = dict(os.environ)
-        env.pop("ROS_LOCALHOST_ONLY", None)
-        env.update(self.settings)
+        env = loopback_environment(self.settings)
         env["PYTHONUNBUFFERED"] = "1"
         env["RCUTILS_COLORIZED_OUTPUT"] = "0"
         path = [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
