@@ -549,7 +549,9 @@ def spin_node_main(make_node: Callable[[], object], args: Sequence[str] | None =
     calls configure_loopback_dds() before it imports rclpy.
     """
     import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.executors import SingleThreadedExecutor
+
+    from robot_tasks.ros.spin import spin_until_shutdown
 
     rclpy.init(args=sys.argv if args is None else list(args))
     node = executor = None
@@ -557,8 +559,8 @@ def spin_node_main(make_node: Callable[[], object], args: Sequence[str] | None =
         node = make_node()
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
+        spin_until_shutdown(executor)
+    except KeyboardInterrupt:   # Ctrl-C while the node was being built
         pass
     finally:
         if executor is not None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import sys
 
 from robot_tasks.ros.dds import configure_loopback_dds
+from robot_tasks.ros.spin import spin_until_shutdown
 
 
 def run_node(make_node, args=None) -> int:
     configure_loopback_dds()  # before rclpy.init(): keeps DDS on 127.0.0.1
     import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.executors import SingleThreadedExecutor
 
     from robot_tasks.ros.arm.settings import SettingsError
 
@@ -27,8 +28,8 @@ def run_node(make_node, args=None) -> int:
             return 2
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
+        spin_until_shutdown(executor)
+    except KeyboardInterrupt:             # Ctrl-C while the node was being built
         pass
     finally:
         if node is not None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import sys
 
 from robot_tasks.ros.dds import configure_loopback_dds
+from robot_tasks.ros.spin import spin_until_shutdown
 
 
 def main(args=None) -> int:
     configure_loopback_dds()              # before rclpy.init(): DDS stays on 127.0.0.1
     import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.executors import SingleThreadedExecutor
 
     from robot_tasks.ros.perception.parameters import PerceptionParamError
     from robot_tasks.ros.perception.server import PerceptionServer
@@ -27,8 +28,8 @@ def main(args=None) -> int:
             return 2
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        executor.spin()                   # SIGINT/SIGTERM: rclpy shuts the context down
-    except (KeyboardInterrupt, ExternalShutdownException):
+        spin_until_shutdown(executor)     # SIGINT/SIGTERM: rclpy shuts the context down
+    except KeyboardInterrupt:             # Ctrl-C while the node was being built
         pass
     finally:
         # The executor (this thread) has stopped; now the node's own threads, then the node.
