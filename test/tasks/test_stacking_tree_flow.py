@@ -218,3 +218,80 @@ def test_missing_cube_at_start_fails_the_survey():
     status, _ = run_tree(tree, world)
     assert status is NodeStatus.FAILURE
     assert tree.root_blackboard.get("stack", None) is None
+
+
+def _stack_seen_clearly_only_from_above(world, name):
+    """Perception judges the lower cubes well only while the arm is up at carry height;
+    with the arm low near the table they get a confidence too low to count as evidence
+    (the real run: the stack check while carrying saw red displaced, the images at the
+    return and at the next decision could not tell)."""
+    return 0.95 if world.tool[2] > 0.8 or name == "yellow_cube" else 0.5
+
+
+def test_a_displacement_seen_only_while_carrying_is_restacked_not_looped():
+    """Regression (real run seed 1, drag): the stack check saw red displaced while yellow
+    was held; yellow went back to its spawn, but the decision's image could not judge the
+    stack, so nothing was un-booked and yellow was picked again -- forever."""
+    world = FakeWorld.seeded(1, confidence=_stack_seen_clearly_only_from_above)
+    tree = build(world)
+    board = tree.root_blackboard
+
+    def knock_stack(w):
+        memory = board.get("stack")
+        w.knock("blue_cube", [free_spot(w, memory, w.cubes["blue_cube"], avoid=("blue_cube", "green_cube")),
+                              free_spot(w, memory, w.cubes["green_cube"], avoid=("blue_cube", "green_cube"))])
+        w.drag("red_cube", free_spot(w, memory, w.cubes["red_cube"], avoid=("red_cube",)) - w.cubes["red_cube"][:2])
+
+    world.hooks.append(Once(lambda w: w.holding == "yellow_cube" and "transport" in w.running_moves, knock_stack))
+    status, ticks = run_tree(tree, world)
+    memory = board.get("stack")
+    assert status is NodeStatus.SUCCESS, (ticks, memory.events[-12:])
+    events = memory.events
+    assert sum(e.startswith("stack_check: red_cube (level 0)") for e in events) == 1, events
+    check = events.index("stack_check: red_cube (level 0) displaced while holding yellow_cube")
+    assert events[check + 1] == "returned: yellow_cube to its spawn"
+    assert events[check + 2] == "stack_invalid: red_cube displaced from level 0; re-stack red_cube, blue_cube, green_cube"
+    assert events[check + 3] == "decide: red_cube -> level 0"
+    assert_stacked_in_order(world, memory)
+
+
+def test_a_cube_displaced_again_and_again_ends_the_run_after_bounded_restacks():
+    """Whenever red stands on the stack and another cube is held, red is pushed off:
+    red is re-stacked MAX_RESTACKS times, then the run fails (no endless return loop)."""
+    from robot_tasks.tasks.stacking_plan import MAX_RESTACKS
+
+    world = FakeWorld.seeded(2)
+    tree = build(world)
+    board = tree.root_blackboard
+
+    def red_on_base(w):
+        memory = board.get("stack", None)
+        return (memory is not None and w.holding not in (None, "red_cube") and "red_cube" in memory.stacked
+                and np.linalg.norm(w.cubes["red_cube"][:2] - np.array(memory.base_xy)) < 0.01)
+
+    world.hooks.append(lambda w: red_on_base(w) and w.drag(
+        "red_cube", free_spot(w, board.get("stack"), w.cubes["red_cube"], avoid=("red_cube",))
+        - w.cubes["red_cube"][:2]))
+    status, ticks = run_tree(tree, world)
+    memory = board.get("stack")
+    assert status is NodeStatus.FAILURE, memory.events[-12:]
+    assert ticks < 5000
+    assert sum(e.startswith("stack_invalid: red_cube") for e in memory.events) == MAX_RESTACKS + 1
+    assert f"give_up: red_cube was found displaced {MAX_RESTACKS + 1} times (at most {MAX_RESTACKS} re-stacks)" \
+        in memory.events
+
+
+def test_a_carry_motion_that_fails_lets_the_cube_go_instead_of_carrying_it_around():
+    """Regression (real run seed 8): `lower` was aborted with red in the closed gripper;
+    red stayed in the hand, hidden from perception, and every decision after that was
+    'unseen: red_cube' until the timeout. Now the cube is let go and stacked again."""
+    world = FakeWorld.seeded(0, hide_held=True, fail_moves=["lower"])
+    tree = build(world)
+    status, ticks = run_tree(tree, world)
+    memory = tree.root_blackboard.get("stack")
+    assert status is NodeStatus.SUCCESS, (ticks, memory.events[-12:])
+    assert "abandon: transfer of red_cube" in memory.events
+    aborted = world.log.index("aborted lower")
+    assert world.log[aborted + 1] == "release red_cube"        # let go right where the arm stopped
+    assert sum(e == "decide: red_cube -> level 0" for e in memory.events) == 2
+    assert_stacked_in_order(world, memory)
