@@ -111,6 +111,7 @@ class GoalExecution:
         self.request = kind.validate(self.handle.request)
         q0 = await self._wait_for_joints(model)
         await self._wait_for_clock()
+        await self._wait_for_controller()
         self.progress = kind.progress(q0, self.request)
 
         self.handle.publish_feedback(kind.feedback(self.progress, self.request, "planning"))
@@ -206,6 +207,15 @@ class GoalExecution:
 
         return await self._wait_for(ready, lambda: f"{problem[0] if problem else ''} (topic "
                                                    f"'{self.server.joint_states_topic}')")
+
+    async def _wait_for_controller(self):
+        # A trajectory published before DDS matched the controller's subscription is
+        # lost without a trace (seen at startup under load), so wait for the match.
+        server = self.server
+        await self._wait_for(lambda: True if server.trajectory_pub.get_subscription_count() > 0 else None,
+                             lambda: f"no controller subscribed to '{server.trajectory_pub.topic_name}' "
+                                     f"within {server.cfg.startup_wait:g} s",
+                             code=ErrorCode.CONTROLLER_FAILED)
 
     async def _wait_for_clock(self):
         if not self.server.use_sim_time:
