@@ -180,22 +180,24 @@ def test_tree_status_topic_carries_node_status_changes(ros_node, start_server, s
     execute_tree("StaleTopic")
     ros_node.wait_for(lambda: messages and messages[-1].tree_id == "StaleTopic" and messages[-1].tick_count,
                       "the warm-up run's TreeStatus", 5.0)
-    messages.clear()
     response, _, _ = execute_tree("MoveSequence", payload="{target: '0;0'}")
     assert response.result.node_status == "SUCCESS"
-    ros_node.wait_for(lambda: messages and messages[-1].root_status == "SUCCESS", "the final TreeStatus", 5.0)
-    first = messages[0]
+    ros_node.wait_for(lambda: any(m.tree_id == "MoveSequence" and m.root_status == "SUCCESS" for m in messages),
+                      "the final TreeStatus", 5.0)
+    # The warm-up run's last status may still arrive after it ended: keep this run's only.
+    run = [m for m in list(messages) if m.tree_id == "MoveSequence"]
+    first = run[0]
     assert first.tick_count == 0 and first.tree_id == "MoveSequence"
     assert [c.path for c in first.changes] == ["MoveSequence/moves", "MoveSequence/moves/first",
                                                "MoveSequence/moves/second"]
-    transitions = [(c.path, c.previous_status, c.status) for m in messages[1:] for c in m.changes]
+    transitions = [(c.path, c.previous_status, c.status) for m in run[1:] for c in m.changes]
     for leaf in ("first", "second"):
         path = f"MoveSequence/moves/{leaf}"
         assert (path, "IDLE", "RUNNING") in transitions
         assert (path, "RUNNING", "SUCCESS") in transitions
-    assert all(c.registration_id == "MoveToJoints" for m in messages for c in m.changes
+    assert all(c.registration_id == "MoveToJoints" for m in run for c in m.changes
                if c.path.endswith(("first", "second")))
-    ticks = [m.tick_count for m in messages]
+    ticks = [m.tick_count for m in run]
     assert ticks == sorted(ticks)
 
 
