@@ -9,13 +9,11 @@ and `ee_pose` (tool pose) -- never from the simulator.
 | InitStacking         | action    | memory from the first detections: spawns, table, base     |
 | WaitForFreshDetections | action  | RUNNING until an image newer than "now" is detected     |
 | StackComplete        | condition | every cube booked as stacked and none displaced           |
-| RestackBudgetSpent   | condition | a cube was found displaced too often: stop deciding        |
 | SelectNextCube       | action    | re-validate the stack, choose the next cube in the order  |
 | ComputePickTargets   | action    | pre-grasp / grasp poses; remember where the cube was      |
 | CubeStillInPlace     | condition | pickup resync: cube within 5 cm of where pickup started   |
 | MarkHolding          | action    | book the cube as held                                     |
 | HoldingCube          | condition | drop detection: held cube within 10 cm of the tool        |
-| HoldsACube           | condition | a cube is booked as held                                  |
 | AbandonTransfer      | action    | forget the held cube after a drop                         |
 | StackIntact          | condition | stack validity: no stacked cube displaced                 |
 | ComputePlaceTargets  | action    | lift / transport / lower / retract poses for the next slot|
@@ -169,23 +167,10 @@ class StackComplete(_StackingLeaf, ConditionNode):
     def tick(self):
         memory = self.memory()
         plan.unstack_displaced(memory, self.seen(), self.get_input("tolerance"))
-        if memory.complete and not plan.restack_budget_spent(memory):
+        if memory.complete:
             memory.note("complete: " + " < ".join(memory.stacked))
             return SUCCESS
         return FAILURE
-
-
-class RestackBudgetSpent(_StackingLeaf, ConditionNode):
-    """SUCCESS once a cube was found displaced more than `MAX_RESTACKS` times: the tree
-    stops deciding (its retry loops end, the final StackComplete fails), instead of
-    stacking and losing the same cube until the run times out."""
-
-    @staticmethod
-    def provided_ports():
-        return [_stack_port()]
-
-    def tick(self):
-        return SUCCESS if plan.restack_budget_spent(self.memory()) else FAILURE
 
 
 class SelectNextCube(_StackingLeaf, SyncActionNode):
@@ -323,20 +308,8 @@ class HoldingCube(_StackingLeaf, ConditionNode):
             self.history.pop(0)
 
 
-class HoldsACube(_StackingLeaf, ConditionNode):
-    """SUCCESS when a cube is booked as held (grasped, not yet released or returned)."""
-
-    @staticmethod
-    def provided_ports():
-        return [_stack_port()]
-
-    def tick(self):
-        return SUCCESS if self.memory().holding is not None else FAILURE
-
-
 class AbandonTransfer(_StackingLeaf, SyncActionNode):
-    """Forget the held cube (it was dropped, or let go after a failed motion); the next
-    decision picks again."""
+    """Forget the held cube (it was dropped); the next decision picks again."""
 
     @staticmethod
     def provided_ports():
@@ -364,9 +337,6 @@ class StackIntact(_StackingLeaf, ConditionNode):
             return SUCCESS
         memory.note(f"stack_check: {memory.stacked[level]} (level {level}) displaced while holding "
                     f"{memory.holding}")
-        # Keep the verdict: after the held cube is back, the decision's image may not show
-        # it again, and forgetting it would stack the same held cube into the same check.
-        plan.record_displaced(memory, level)
         return FAILURE
 
 
@@ -448,9 +418,9 @@ class MarkReturned(_StackingLeaf, SyncActionNode):
         return SUCCESS
 
 
-STACKING_LEAVES = (InitStacking, WaitForFreshDetections, StackComplete, RestackBudgetSpent, SelectNextCube,
-                   ComputePickTargets, CubeStillInPlace, MarkHolding, HoldingCube, HoldsACube, AbandonTransfer,
-                   StackIntact, ComputePlaceTargets, ComputeReturnTargets, MarkStacked, MarkReturned)
+STACKING_LEAVES = (InitStacking, WaitForFreshDetections, StackComplete, SelectNextCube, ComputePickTargets, CubeStillInPlace,
+                   MarkHolding, HoldingCube, AbandonTransfer, StackIntact, ComputePlaceTargets,
+                   ComputeReturnTargets, MarkStacked, MarkReturned)
 
 
 def register_stacking_nodes(factory) -> None:

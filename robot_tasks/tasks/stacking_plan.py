@@ -37,9 +37,6 @@ DISPLACED_DISTANCE = 0.03   # m, stacked cube away from its slot
 # just slivers of their sides, and a pose fitted to those (the perception server gives
 # it a confidence of at most ~0.6) can be centimetres off.
 EVIDENCE_CONFIDENCE = 0.65
-# A cube found displaced this many times is not stacked again: something keeps knocking
-# it (or its slot is unreachable), and trying forever would only loop until the timeout.
-MAX_RESTACKS = 3
 
 DEFAULT_ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
 # Where the stack may stand (world x, y), tried in order; the first far enough from every cube wins.
@@ -77,18 +74,11 @@ class StackingMemory:
     target: str | None = None
     first_seen: Vec3 | None = None
     events: list[str] = field(default_factory=list)
-    # Level a stack check found displaced while a cube was held. The image that showed it
-    # may be the only one that does (from the decision pose the lower cubes can be hidden
-    # or seen too poorly to judge), so the verdict is kept until it is acted on.
-    displaced_level: int | None = None
-    restacks: dict[str, int] = field(default_factory=dict)   # label -> times found displaced
-    gave_up: str | None = None       # why the run stopped trying (a restack budget was spent)
 
     def note(self, text: str) -> None:
         """Append to the recovery/progress log (kept short: it ends up in report.json)
         and log it (the tree_executor's output shows what the task decided and why)."""
-        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen",
-                                    "give_up"))
+        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen"))
         LOG.log(logging.WARNING if recovery else logging.INFO, "%s", text)
         self.events.append(text)
         del self.events[:-200]
@@ -224,40 +214,17 @@ def lowest_displaced(memory: StackingMemory, seen: dict[str, Seen], tolerance: f
     return None
 
 
-def record_displaced(memory: StackingMemory, level: int) -> None:
-    """Keep a stack check's verdict (level `level` is displaced) until `unstack_displaced`
-    acts on it, so a later image that cannot judge the stack does not erase it."""
-    if memory.displaced_level is None or level < memory.displaced_level:
-        memory.displaced_level = level
-
-
 def unstack_displaced(memory: StackingMemory, seen: dict[str, Seen],
                       tolerance: float = DISPLACED_DISTANCE) -> list[str]:
     """Forget the displaced cube and everything booked above it (they must be re-stacked);
-    return the labels forgotten, bottom first.
-
-    Displaced means: seen so now, or found so by an earlier stack check (`record_displaced`)
-    -- the lower of the two. Each cube found displaced uses up one of its `MAX_RESTACKS`
-    re-stacks; when one runs out, `memory.gave_up` says so (see `restack_budget_spent`)."""
+    return the labels forgotten, bottom first."""
     level = lowest_displaced(memory, seen, tolerance)
-    if memory.displaced_level is not None:
-        level = memory.displaced_level if level is None else min(level, memory.displaced_level)
-        memory.displaced_level = None
-    if level is None or level >= len(memory.stacked):
+    if level is None:
         return []
     removed = memory.stacked[level:]
     del memory.stacked[level:]
     memory.note(f"stack_invalid: {removed[0]} displaced from level {level}; re-stack {', '.join(removed)}")
-    count = memory.restacks[removed[0]] = memory.restacks.get(removed[0], 0) + 1
-    if count > MAX_RESTACKS and memory.gave_up is None:
-        memory.gave_up = f"{removed[0]} was found displaced {count} times (at most {MAX_RESTACKS} re-stacks)"
-        memory.note(f"give_up: {memory.gave_up}")
     return removed
-
-
-def restack_budget_spent(memory: StackingMemory) -> bool:
-    """True once some cube was found displaced more than `MAX_RESTACKS` times."""
-    return memory.gave_up is not None
 
 
 def next_cube(memory: StackingMemory) -> str | None:

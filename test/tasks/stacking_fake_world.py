@@ -48,11 +48,6 @@ class FakeWorld:
     tick_s: float = 0.02               # fake time per tick (stamps of detections and tool poses)
     time: float = 100.0
     snapshots: list = field(default_factory=list)             # (time, detections) of past ticks
-    # fn(world, label) -> detection confidence; None = 0.95 for all. Models views where
-    # perception sees a cube only poorly (e.g. the lower cubes of a stack from far away).
-    confidence: object = None
-    hide_held: bool = False            # perception does not see the cube in the hand
-    fail_moves: list = field(default_factory=list)            # names of MoveToPose to abort once
 
     @classmethod
     def seeded(cls, seed: int, **kwargs) -> "FakeWorld":
@@ -73,12 +68,9 @@ class FakeWorld:
         for name, pos in self.cubes.items():
             if self.occlude_near_tool and name != self.holding and self._under_open_gripper(pos):
                 continue
-            if self.hide_held and name == self.holding:
-                continue
             p = pos + self.rng.uniform(-self.noise, self.noise, 3) if self.noise else pos
             yaw = self.yaws[name]
-            confidence = 0.95 if self.confidence is None else float(self.confidence(self, name))
-            out.append({"label": name, "id": name, "confidence": confidence, "orientation_class": "",
+            out.append({"label": name, "id": name, "confidence": 0.95, "orientation_class": "",
                         "pose": {"position": {"x": float(p[0]), "y": float(p[1]), "z": float(p[2])},
                                  "orientation": {"x": 0.0, "y": 0.0, "z": math.sin(yaw / 2), "w": math.cos(yaw / 2)}},
                         "size": {"x": SIZE, "y": SIZE, "z": SIZE}})
@@ -169,10 +161,6 @@ class StubMoveToPose(StatefulActionNode):
         position, _, _ = parse_pose(self.get_input("pose"))
         self.target = np.array(position) + np.array([0, 0, self.get_input("z_offset")])
         self.world.log.append(f"move {self.name}")
-        if self.name in self.world.fail_moves:    # the arm server aborts the goal (e.g. a collision)
-            self.world.fail_moves.remove(self.name)
-            self.world.log.append(f"aborted {self.name}")
-            return FAILURE
         self.world.running_moves.append(self.name)
         return RUNNING
 

@@ -240,35 +240,3 @@ def test_low_confidence_detections_are_no_evidence_of_displacement(memory):
     assert plan.lowest_displaced(memory, seen) is None
     seen["red_cube"] = Seen("red_cube", (0.45, 0.05, TABLE + 0.025), confidence=0.9)
     assert plan.lowest_displaced(memory, seen) == 0
-
-
-def test_a_stack_checks_verdict_is_kept_until_acted_on(memory):
-    """The check while holding saw red displaced; the image at the next decision cannot
-    judge the stack (no evidence). The kept verdict still un-books red and all above."""
-    memory.stacked = ["red_cube", "blue_cube", "green_cube"]
-    plan.record_displaced(memory, 0)
-    blurry = {label: Seen(label, plan.slot_position(memory, 0), confidence=0.5) for label in memory.order}
-    assert plan.lowest_displaced(memory, blurry) is None
-    assert plan.unstack_displaced(memory, blurry) == ["red_cube", "blue_cube", "green_cube"]
-    assert memory.stacked == [] and memory.displaced_level is None
-    assert plan.next_cube(memory) == "red_cube"
-    assert plan.unstack_displaced(memory, blurry) == []        # acted on once, then forgotten
-
-
-def test_the_lower_of_kept_and_seen_displacement_wins(memory):
-    memory.stacked = ["red_cube", "blue_cube", "green_cube"]
-    plan.record_displaced(memory, 2)
-    plan.record_displaced(memory, 1)
-    assert memory.displaced_level == 1
-    assert plan.unstack_displaced(memory, {}) == ["blue_cube", "green_cube"]
-
-
-def test_a_cube_displaced_too_often_spends_the_restack_budget(memory):
-    for attempt in range(plan.MAX_RESTACKS + 1):
-        assert not plan.restack_budget_spent(memory)
-        memory.stacked = ["red_cube"]
-        plan.record_displaced(memory, 0)
-        assert plan.unstack_displaced(memory, {}) == ["red_cube"]
-    assert plan.restack_budget_spent(memory)
-    assert memory.restacks == {"red_cube": plan.MAX_RESTACKS + 1}
-    assert memory.events[-1].startswith("give_up: red_cube was found displaced")
