@@ -1,4 +1,5 @@
-"""Spinning a node until SIGINT/SIGTERM, with rclpy 9.1's shutdown race handled.
+"""Running a node process: loopback DDS, rclpy init, spin until SIGINT/SIGTERM, clean
+shutdown -- with rclpy 9.1's shutdown race handled.
 
 With rclpy's default signal handling, SIGINT/SIGTERM shut the context down from the
 signal handler while the executor may be taking a message. rclpy 9.1.2 then sometimes
@@ -8,6 +9,10 @@ node exits with code 1 after a clean run. An error raised once the context is no
 ok is that shutdown, not a failure of ours; any error while the context is ok is real.
 """
 from __future__ import annotations
+
+import sys
+
+from robot_tasks.ros.dds import configure_loopback_dds
 
 
 def spin_until_shutdown(executor, context=None) -> None:
@@ -22,3 +27,33 @@ def spin_until_shutdown(executor, context=None) -> None:
     except Exception:
         if rclpy.ok(context=context):
             raise
+
+
+def run_node(make_node, args=None, setting_errors: tuple = (), error_prefix: str = "error") -> int:
+    """The whole main() of a server node: exit 0 after SIGINT/SIGTERM, 2 when `make_node`
+    raises one of `setting_errors` (a bad parameter; the message is printed). A node with
+    a `close()` method (its own threads) gets it called before `destroy_node()`."""
+    configure_loopback_dds()  # before rclpy.init(): keeps DDS on 127.0.0.1
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    rclpy.init(args=sys.argv if args is None else args)
+    node = None
+    try:
+        try:
+            node = make_node()
+        except setting_errors as exc:
+            print(f"{error_prefix}: {exc}", file=sys.stderr)
+            return 2
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        spin_until_shutdown(executor)
+    except KeyboardInterrupt:  # Ctrl-C while the node was being built
+        pass
+    finally:
+        if node is not None:
+            if hasattr(node, "close"):
+                node.close()
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
