@@ -12,11 +12,16 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 MODES = ("drag", "drop", "knock")
-# Wall seconds from the arming phase's start. A drop must come early in the transport,
-# while the cube is high above the table: late, it lands on the stack (a stack-validity
-# case, not a drop).
-DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.1, "knock": 0.3}
+# Wall seconds from the arming phase's start.
+DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.0, "knock": 0.0}
 ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
+# drop and knock also wait for the carried cube to be lifted and still away from the stack
+# (ground truth): a drop over the stack lands the cube on it (a stack-validity case, not a
+# drop), and a knock after the release is never seen while holding. A wall delay alone
+# drifted past that window on a loaded CI machine.
+CUBE_REST_Z = 0.65              # a 5 cm cube's centre on the table (TABLE_TOP_Z + 0.025)
+LIFTED_BY = 0.03
+AWAY_FROM_STACK = 0.08
 
 
 def free_spot(positions: dict[str, Sequence[float]], near: Sequence[float], clearance: float = 0.12,
@@ -32,6 +37,15 @@ def free_spot(positions: dict[str, Sequence[float]], near: Sequence[float], clea
                     all(math.hypot(x - ox, y - oy) >= clearance for ox, oy in others):
                 return (x, y)
     return None
+
+
+def carried_away_from_stack(positions: dict[str, Sequence[float]]) -> bool:
+    """The 3rd cube is in the air and >= AWAY_FROM_STACK from the stack's base, sideways."""
+    carried, base = positions.get(ORDER[2]), positions.get(ORDER[0])
+    if carried is None or base is None:
+        return False
+    return carried[2] >= CUBE_REST_Z + LIFTED_BY and \
+        math.hypot(carried[0] - base[0], carried[1] - base[1]) >= AWAY_FROM_STACK
 
 
 @dataclass
@@ -62,6 +76,8 @@ class DisturbanceRule:
     def due(self, now: float, positions: dict[str, Sequence[float]]) -> dict | None:
         """The PerturbObject request to send now ({object_name, mode, target xyz}), or None."""
         if self.fired or self.armed_at is None or now - self.armed_at < self.delay_s:
+            return None
+        if self.mode in ("drop", "knock") and not carried_away_from_stack(positions):
             return None
         self.fired = True
         if self.mode == "drop":

@@ -39,7 +39,7 @@ def test_write_report(tmp_path):
 def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode, phase, stacked, expected_mode,
                                                                            cube):
     rule = DisturbanceRule(mode, delay_s=0.5)
-    positions = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "green_cube": (0.4, 0.2, 0.65),
+    positions = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "green_cube": (0.4, 0.2, 0.75),
                  "yellow_cube": (0.6, -0.2, 0.65)}
     rule.on_phase_start("lift", stacked, 10.0)
     rule.on_phase_start(phase, stacked - 1, 10.0)
@@ -54,6 +54,17 @@ def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode
         assert all(np.hypot(x - p[0], y - p[1]) >= 0.12 for n, p in positions.items() if n != "blue_cube")
     if mode == "knock":
         assert request["target"][1] != positions["blue_cube"][1]
+
+
+@pytest.mark.parametrize("mode", ["drop", "knock"])
+def test_drop_and_knock_wait_until_the_green_cube_is_carried_away_from_the_stack(mode):
+    rule = DisturbanceRule(mode)
+    rule.on_phase_start("transport", 2, 10.0)
+    base = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "yellow_cube": (0.6, -0.2, 0.65)}
+    assert rule.due(11.0, {**base, "green_cube": (0.4, 0.2, 0.65)}) is None     # still on the table
+    assert rule.due(11.0, {**base, "green_cube": (0.52, 0.03, 0.80)}) is None   # over the stack
+    assert rule.due(11.0, base) is None                                         # not seen at all
+    assert rule.due(11.0, {**base, "green_cube": (0.42, 0.1, 0.72)}) is not None
 
 
 def test_unknown_disturbance_is_refused():
