@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from robot_tasks.tasks.table_spots import free_spot
+
 MODES = ("drag", "drop", "knock")
 # Wall seconds from the arming phase's start.
 DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.0, "knock": 0.0}
@@ -22,21 +24,6 @@ ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
 CUBE_REST_Z = 0.65              # a 5 cm cube's centre on the table (TABLE_TOP_Z + 0.025)
 LIFTED_BY = 0.03
 AWAY_FROM_STACK = 0.08
-
-
-def free_spot(positions: dict[str, Sequence[float]], near: Sequence[float], clearance: float = 0.12,
-              x_range=(0.32, 0.68), y_range=(-0.32, 0.32)) -> tuple[float, float] | None:
-    """A table spot >= `clearance` from every object, as close to `near` as found
-    (rings of growing radius around it), inside the reachable box; None if none."""
-    others = [(p[0], p[1]) for p in positions.values()]
-    for radius in (0.12, 0.15, 0.18, 0.22, 0.27):
-        for k in range(16):
-            a = 2 * math.pi * k / 16
-            x, y = near[0] + radius * math.cos(a), near[1] + radius * math.sin(a)
-            if x_range[0] <= x <= x_range[1] and y_range[0] <= y <= y_range[1] and \
-                    all(math.hypot(x - ox, y - oy) >= clearance for ox, oy in others):
-                return (x, y)
-    return None
 
 
 def carried_away_from_stack(positions: dict[str, Sequence[float]]) -> bool:
@@ -89,7 +76,7 @@ class DisturbanceRule:
             return None
         if self.mode == "drag":
             others = {k: v for k, v in positions.items() if k != cube}
-            spot = free_spot(others, here)
+            spot = free_spot(others.values(), here)
             if spot is None:
                 self.log.append("no free spot to drag to")
                 return None

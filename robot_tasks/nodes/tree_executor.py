@@ -27,6 +27,7 @@ import sys
 import time
 
 from robot_tasks.ros.dds import configure_loopback_dds
+from robot_tasks.ros.log_bridge import forward_python_logging
 
 CANCEL_WAIT_S = 2.0  # how long a stopping executor waits for its cancel requests to be answered
 MIN_FLUSH_S = 0.1
@@ -92,6 +93,7 @@ def main(args: list[str] | None = None) -> int:
                signal_handler_options=SignalHandlerOptions.NO)
     signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     node = rclpy.create_node("tree_executor")
+    forward_python_logging(node.get_logger())  # task leaves log their decisions with `logging`
     executor = SingleThreadedExecutor()
     code = 0
     server = None

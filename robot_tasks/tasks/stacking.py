@@ -9,7 +9,7 @@ and `ee_pose` (tool pose) -- never from the simulator.
 | InitStacking         | action    | memory from the first detections: spawns, table, base     |
 | WaitForFreshDetections | action  | RUNNING until an image newer than "now" is detected     |
 | StackComplete        | condition | every cube booked as stacked and none displaced           |
-| SelectNextCube       | action    | re-validate the stack, choose the next cube in the order  |
+| SelectNextCube       | action    | re-validate the stack, choose the cube to move next       |
 | ComputePickTargets   | action    | pre-grasp / grasp poses; remember where the cube was      |
 | CubeStillInPlace     | condition | pickup resync: cube within 5 cm of where pickup started   |
 | MarkHolding          | action    | book the cube as held                                     |
@@ -17,8 +17,9 @@ and `ee_pose` (tool pose) -- never from the simulator.
 | AbandonTransfer      | action    | forget the held cube after a drop                         |
 | StackIntact          | condition | stack validity: no stacked cube displaced                 |
 | ComputePlaceTargets  | action    | lift / transport / lower / retract poses for the next slot|
-| ComputeReturnTargets | action    | the same poses back to the held cube's spawn              |
-| MarkStacked          | action    | book the released cube on the stack                       |
+|                      |           | (or off the stack, for a cube being cleared away)         |
+| ComputeReturnTargets | action    | the same poses back to the held cube's spawn (or near it) |
+| MarkStacked          | action    | book the released cube (or end clearing it off the stack) |
 | MarkReturned         | action    | the cube is back at its spawn; forget displaced cubes     |
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from robot_tasks.bt import (BidirectionalPort, ConditionNode, InputPort, NodeSta
                             StatefulActionNode, SyncActionNode)
 from robot_tasks.bt.errors import BehaviorTreeError
 
+from . import stack_repair as repair
 from . import stacking_plan as plan
 from .world_view import (Seen, WorldViewError, detections_stamp, position_of_pose, seen_by_label,
                          stamp_seconds)
@@ -165,8 +167,10 @@ class StackComplete(_StackingLeaf, ConditionNode):
                 InputPort("tolerance", float, default=plan.DISPLACED_DISTANCE, description="m")]
 
     def tick(self):
-        memory = self.memory()
-        plan.unstack_displaced(memory, self.seen(), self.get_input("tolerance"))
+        memory, seen = self.memory(), self.seen()
+        plan.unstack_displaced(memory, seen, self.get_input("tolerance"))
+        repair.unbook_suspects(memory)
+        repair.book_in_place(memory, seen, self.get_input("tolerance"))
         if memory.complete:
             memory.note("complete: " + " < ".join(memory.stacked))
             return SUCCESS
@@ -174,8 +178,9 @@ class StackComplete(_StackingLeaf, ConditionNode):
 
 
 class SelectNextCube(_StackingLeaf, SyncActionNode):
-    """Re-validate the stack against the detections, then output the next cube to stack.
-    FAILURE when there is nothing left or the next cube is not seen right now."""
+    """Re-validate the stack against the detections, then output the cube to move next:
+    one in the stack's way (to be cleared off, see stack_repair), else the next cube of
+    the order. FAILURE when there is nothing left or the next cube is not seen right now."""
 
     @staticmethod
     def provided_ports():
@@ -186,6 +191,14 @@ class SelectNextCube(_StackingLeaf, SyncActionNode):
     def tick(self):
         memory, seen = self.memory(), self.seen()
         plan.unstack_displaced(memory, seen, self.get_input("tolerance"))
+        repair.unbook_suspects(memory)
+        repair.book_in_place(memory, seen, self.get_input("tolerance"))
+        memory.clearing = repair.blocking_cube(memory, seen)
+        if memory.clearing is not None:
+            memory.target = memory.clearing
+            memory.note(f"clear: {memory.clearing} is in the way of level {len(memory.stacked)}; moving it off")
+            self.set_output("cube", memory.clearing)
+            return SUCCESS
         label = plan.next_cube(memory)
         if label is None or label not in seen:
             if label is not None:
@@ -319,6 +332,7 @@ class AbandonTransfer(_StackingLeaf, SyncActionNode):
         memory = self.memory()
         memory.note(f"abandon: transfer of {memory.holding or memory.target}")
         memory.holding = None
+        memory.clearing = None
         return SUCCESS
 
 
@@ -335,6 +349,7 @@ class StackIntact(_StackingLeaf, ConditionNode):
         level = plan.lowest_displaced(memory, self.seen(), self.get_input("tolerance"))
         if level is None:
             return SUCCESS
+        memory.suspect.add(memory.stacked[level])
         memory.note(f"stack_check: {memory.stacked[level]} (level {level}) displaced while holding "
                     f"{memory.holding}")
         return FAILURE
@@ -354,6 +369,12 @@ class _CarryTargets(_StackingLeaf, SyncActionNode):
         seen = self.seen().get(label)
         return seen.position if seen is not None else memory.first_seen
 
+    def park(self, memory, label, held_at):
+        """Poses to set `label` down off the stack (its spawn, or a free spot near it);
+        that spot becomes its spawn."""
+        memory.spawns[label] = repair.parking_spot(memory, self.seen(), label)
+        return plan.return_targets(memory, label, held_at)
+
     def write(self, targets):
         for name in POSE_OUTPUTS:
             self.set_output(name, targets[name])
@@ -369,6 +390,8 @@ class ComputePlaceTargets(_CarryTargets):
         held_at = self.held_at(memory, label)
         if held_at is None:
             return FAILURE
+        if memory.clearing == label:
+            return self.write(self.park(memory, label, held_at))
         return self.write(plan.place_targets(memory, held_at, self.seen()))
 
 
@@ -381,7 +404,7 @@ class ComputeReturnTargets(_CarryTargets):
         held_at = self.held_at(memory, label)
         if held_at is None:
             return FAILURE
-        return self.write(plan.return_targets(memory, label, held_at))
+        return self.write(self.park(memory, label, held_at))
 
 
 class MarkStacked(_StackingLeaf, SyncActionNode):
@@ -394,9 +417,14 @@ class MarkStacked(_StackingLeaf, SyncActionNode):
     def tick(self):
         memory = self.memory()
         label = self.cube(memory)
+        memory.holding = None
+        if memory.clearing == label:
+            memory.clearing = None
+            memory.note(f"cleared: {label} set down off the stack")
+            return SUCCESS
         if label not in memory.stacked:
             memory.stacked.append(label)
-        memory.holding = None
+        memory.suspect.discard(label)
         memory.note(f"stacked: {label} at level {memory.stacked.index(label)}")
         return SUCCESS
 
@@ -414,6 +442,7 @@ class MarkReturned(_StackingLeaf, SyncActionNode):
         memory = self.memory()
         memory.note(f"returned: {memory.holding} to its spawn")
         memory.holding = None
+        memory.clearing = None
         plan.unstack_displaced(memory, self.seen(), self.get_input("tolerance"))
         return SUCCESS
 

@@ -72,13 +72,16 @@ class StackingMemory:
     holding: str | None = None
     grasps: int = 0                  # bumped by every grasp: a new hold starts a new tool track
     target: str | None = None
+    clearing: str | None = None      # the cube being moved off the stack's way (not stacked)
+    suspect: set[str] = field(default_factory=set)  # found displaced while holding: re-seat, don't book in place
     first_seen: Vec3 | None = None
     events: list[str] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         """Append to the recovery/progress log (kept short: it ends up in report.json)
         and log it (the tree_executor's output shows what the task decided and why)."""
-        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen"))
+        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen", "clear",
+                                     "in_place"))
         LOG.log(logging.WARNING if recovery else logging.INFO, "%s", text)
         self.events.append(text)
         del self.events[:-200]
@@ -201,17 +204,26 @@ def _carry_targets(memory: StackingMemory, held_at: Vec3, destination: Vec3) -> 
 def lowest_displaced(memory: StackingMemory, seen: dict[str, Seen], tolerance: float = DISPLACED_DISTANCE,
                      min_confidence: float = EVIDENCE_CONFIDENCE) -> int | None:
     """Level of the lowest stacked cube seen (with at least `min_confidence`) more than
-    `tolerance` from its slot (on the base, or on the cube below as seen), else None."""
+    `tolerance` from its slot (on the base, or on the cube below as seen), else None.
+
+    A displaced cube still standing on the stack's column, only lower than booked (at
+    physical level k), shows that levels k.. lost a cube while levels below k hold it up:
+    the answer is k, whatever perception sees of the cubes between."""
     seen = {label: cube for label, cube in seen.items() if cube.confidence >= min_confidence}
     for level, label in enumerate(memory.stacked):
         cube = seen.get(label)
         if cube is not None and distance(cube.position, slot_position(memory, level, seen)) > tolerance:
-            # Unseen cubes right below a displaced one can't be vouched for (the usual
-            # reason a cube sits too low is that the one under it is gone): count them too.
-            while level > 0 and memory.stacked[level - 1] not in seen:
-                level -= 1
+            sits_at = physical_level(memory, cube.position[2])
+            if 0 <= sits_at < level and \
+                    horizontal_distance(cube.position, slot_position(memory, sits_at, seen)) <= tolerance:
+                return sits_at
             return level
     return None
+
+
+def physical_level(memory: StackingMemory, z: float) -> int:
+    """Which level of a stack a cube centred at height `z` occupies (0 = on the table)."""
+    return round((z - memory.table_z) / memory.cube_size - 0.5)
 
 
 def unstack_displaced(memory: StackingMemory, seen: dict[str, Seen],

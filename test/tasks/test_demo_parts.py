@@ -6,7 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from robot_tasks.demo.disturbance import DisturbanceRule, free_spot
+from robot_tasks.demo.disturbance import DisturbanceRule
+from robot_tasks.tasks.table_spots import free_spot
 from robot_tasks.demo.montage import image_from_message_fields, write_montage
 from robot_tasks.demo.report import judge_stack, write_report
 
@@ -74,7 +75,7 @@ def test_unknown_disturbance_is_refused():
 
 def test_free_spot_none_when_crowded():
     crowded = {f"c{i}{j}": (0.3 + 0.05 * i, -0.35 + 0.05 * j, 0.65) for i in range(9) for j in range(15)}
-    assert free_spot(crowded, (0.5, 0.0)) is None
+    assert free_spot(crowded.values(), (0.5, 0.0)) is None
 
 
 def test_image_conversion_handles_padding_and_bgr():

@@ -135,6 +135,31 @@ def test_knocked_stack_returns_held_cube_then_restacks_the_displaced_one():
     assert_stacked_in_order(world, memory)
 
 
+def test_a_knock_too_late_to_see_leaves_a_wrong_cube_on_the_stack_which_is_cleared_off():
+    """blue is knocked away after the last check before green's release: green lands on
+    red. The next decision un-books blue and green (red still holds green up), moves
+    green off the stack, then stacks blue, green and yellow."""
+    world = FakeWorld.seeded(2)
+    tree = build(world)
+    board = tree.root_blackboard
+
+    def lowered(w):
+        return w.holding == "green_cube" and w.log[-1] == "move lower" and "lower" not in w.running_moves
+
+    world.hooks.append(Once(lowered, lambda w: w.knock("blue_cube", [free_spot(w, board.get("stack"),
+                                                                               w.cubes["blue_cube"])])))
+    status, _ = run_tree(tree, world)
+    memory = board.get("stack")
+    assert status is NodeStatus.SUCCESS, memory.events
+    assert world.hooks[0].fired
+    events = memory.events
+    assert "stack_invalid: blue_cube displaced from level 1; re-stack blue_cube, green_cube" in events
+    clear = events.index("clear: green_cube is in the way of level 1; moving it off")
+    assert events[clear + 1] == "cleared: green_cube set down off the stack"
+    assert events[clear + 2] == "decide: blue_cube -> level 1"
+    assert_stacked_in_order(world, memory)
+
+
 def test_all_three_disturbances_in_one_run():
     world = FakeWorld.seeded(5, noise=0.002)
     tree = build(world)
