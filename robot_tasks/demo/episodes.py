@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
+import threading
 from pathlib import Path
 
 from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
@@ -21,14 +23,21 @@ TARGET_PERCENT = {"none": 95.0, "disturbed": 90.0}
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
-                 say=print) -> dict:
-    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed)."""
+                 say=print, stop: threading.Event | None = None) -> dict:
+    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed).
+    When `stop` is set (Ctrl-C), the interrupted episode is left out and no more run."""
     results: dict = {}
     for mode in modes:
         runs = results.setdefault(mode or "none", {"runs": []})["runs"]
         for seed in seeds:
             folder = out / (mode or "none")
-            code = run_demo(DemoOptions(seed=seed, disturb=mode, out=folder, rtf=rtf), say=lambda _line: None)
+            try:
+                code = run_demo(DemoOptions(seed=seed, disturb=mode, out=folder, rtf=rtf), say=lambda _line: None)
+            except KeyboardInterrupt:
+                code = None
+            if code is None or (stop is not None and stop.is_set()):
+                say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
+                return results
             report_path = sorted(folder.glob(f"franka_stacking_seed{seed}_*/report.json"))[-1]
             report = json.loads(report_path.read_text())
             runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
@@ -62,7 +71,17 @@ def main(argv=None) -> int:
     parser.add_argument("--rtf", type=float, default=1.0)
     args = parser.parse_args(argv)
     modes = [None if m == "none" else m for m in args.modes.split(",") if m]
-    results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf)
+    # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
+    # as a plain failure before Python sees the interrupt: remember it to stop the whole bench.
+    stop = threading.Event()
+
+    def on_interrupt(_signum, _frame):
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf,
+                           stop=stop)
     print(summary_table(results))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0
