@@ -13,6 +13,7 @@ and `ee_pose` (tool pose) -- never from the simulator.
 | ComputePickTargets   | action    | pre-grasp / grasp poses; remember where the cube was      |
 | CubeStillInPlace     | condition | pickup resync: cube within 5 cm of where pickup started   |
 | MarkHolding          | action    | book the cube as held                                     |
+| CubeInHand           | condition | a cube is booked as held                                  |
 | HoldingCube          | condition | drop detection: held cube within 10 cm of the tool        |
 | AbandonTransfer      | action    | forget the held cube after a drop                         |
 | StackIntact          | condition | stack validity: no stacked cube displaced                 |
@@ -266,6 +267,17 @@ class MarkHolding(_StackingLeaf, SyncActionNode):
         return SUCCESS
 
 
+class CubeInHand(_StackingLeaf, ConditionNode):
+    """SUCCESS while a cube is booked as held (grasped and neither placed nor let go)."""
+
+    @staticmethod
+    def provided_ports():
+        return [_stack_port()]
+
+    def tick(self):
+        return SUCCESS if self.memory().holding is not None else FAILURE
+
+
 class HoldingCube(_StackingLeaf, ConditionNode):
     """Drop detection guard: FAILURE when the held cube is seen more than `threshold`
     from the tool (`ee_pose`). SUCCESS when nothing is held or there is no evidence.
@@ -448,7 +460,7 @@ class MarkReturned(_StackingLeaf, SyncActionNode):
 
 
 STACKING_LEAVES = (InitStacking, WaitForFreshDetections, StackComplete, SelectNextCube, ComputePickTargets, CubeStillInPlace,
-                   MarkHolding, HoldingCube, AbandonTransfer, StackIntact, ComputePlaceTargets,
+                   MarkHolding, CubeInHand, HoldingCube, AbandonTransfer, StackIntact, ComputePlaceTargets,
                    ComputeReturnTargets, MarkStacked, MarkReturned)
 
 

@@ -48,6 +48,7 @@ class FakeWorld:
     tick_s: float = 0.02               # fake time per tick (stamps of detections and tool poses)
     time: float = 100.0
     snapshots: list = field(default_factory=list)             # (time, detections) of past ticks
+    fail_moves: list[str] = field(default_factory=list)       # MoveToPose names to fail (once each)
 
     @classmethod
     def seeded(cls, seed: int, **kwargs) -> "FakeWorld":
@@ -161,6 +162,10 @@ class StubMoveToPose(StatefulActionNode):
         position, _, _ = parse_pose(self.get_input("pose"))
         self.target = np.array(position) + np.array([0, 0, self.get_input("z_offset")])
         self.world.log.append(f"move {self.name}")
+        if self.name in self.world.fail_moves:         # e.g. no plan found, arm blocked
+            self.world.fail_moves.remove(self.name)
+            self.world.log.append(f"failed {self.name}")
+            return FAILURE
         self.world.running_moves.append(self.name)
         return RUNNING
 

@@ -160,6 +160,26 @@ def test_a_knock_too_late_to_see_leaves_a_wrong_cube_on_the_stack_which_is_clear
     assert_stacked_in_order(world, memory)
 
 
+@pytest.mark.parametrize("failing, returned", [(["transport"], True), (["transport", "return_transport"], False)])
+def test_a_failed_carry_motion_never_leaves_the_cube_in_hand(failing, returned):
+    world = FakeWorld.seeded(3)
+    tree = build(world)
+    world.hooks.append(Once(lambda w: w.holding == "blue_cube", lambda w: w.fail_moves.extend(failing)))
+    status, _ = run_tree(tree, world)
+    memory = tree.root_blackboard.get("stack")
+    assert status is NodeStatus.SUCCESS, memory.events
+    failed = world.log.index("failed transport")
+    after = world.log[failed + 1:]
+    if returned:
+        assert after[:2] == ["move return_lift", "move return_transport"]
+        assert "returned: blue_cube to its spawn" in memory.events
+    else:
+        assert after[:2] == ["move return_lift", "move return_transport"] and "failed return_transport" in after
+        assert "abandon: transfer of blue_cube" in memory.events
+    assert after.index("release blue_cube") < after.index("move pre_grasp")   # empty hand before the next pick
+    assert_stacked_in_order(world, memory)
+
+
 def test_all_three_disturbances_in_one_run():
     world = FakeWorld.seeded(5, noise=0.002)
     tree = build(world)
