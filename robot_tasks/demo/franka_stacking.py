@@ -9,7 +9,8 @@ the tree_status topic drives the progress lines, the montage (a camera frame aft
 phase) and the disturbance (sent through the sim's perturb_object service). At the end
 the sim's ground truth grades the stack. The run folder holds:
 
-    report.json       success, per-cube result, sim and wall time, disturbance, recoveries
+    report.json       success, per-cube result, sim and wall time, disturbance, recoveries,
+                      task_log (the tree executor's log: every decision and recovery)
     montage.png       camera frames after each phase, captioned
     tree_status.log   every node status change (sim time, tick, path, old -> new)
     nodes.log         the nodes' output, prefixed with their names
@@ -35,6 +36,8 @@ RECOVERIES = {("pickup_resync", "FAILURE"): "pickup resync: the cube moved, rest
               ("HoldingCube", "FAILURE"): "drop detected: abandoning the transfer",
               ("StackIntact", "FAILURE"): "stack invalid: returning the held cube to its spawn"}
 MAX_FRAMES = 60
+MAX_TASK_LOG = 400
+TREE_EXECUTOR_LOGGER = "tree_executor"
 DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "franka_stacking.yaml"
 
 
@@ -63,6 +66,7 @@ class RunState:
     released: int = 0
     last_status_wall: float = 0.0                   # monotonic time of the last tree_status message
     recoveries: list = field(default_factory=list)
+    task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
 
 
 class RunWatcher:
@@ -79,6 +83,7 @@ class RunWatcher:
         from robot_tasks_interfaces.action import ExecuteTree
         from robot_tasks_interfaces.msg import ObjectStateArray, TreeStatus
         from robot_tasks_interfaces.srv import PerturbObject
+        from rcl_interfaces.msg import Log
         from rosgraph_msgs.msg import Clock
         from sensor_msgs.msg import Image
 
@@ -90,6 +95,8 @@ class RunWatcher:
         self.node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
         self.node.create_subscription(Image, "camera/image_raw", self._on_image, 2)
         self.node.create_subscription(ObjectStateArray, "objects", self._on_objects, reliable)
+        self.node.create_subscription(Log, "/rosout", self._on_rosout, QoSProfile(depth=100,
+                                      reliability=ReliabilityPolicy.RELIABLE))
         self.node.create_subscription(Clock, "/clock", self._on_clock,
                                       QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
         self.execute = ActionClient(self.node, ExecuteTree, "execute_tree")
@@ -119,6 +126,11 @@ class RunWatcher:
     # ---- callbacks (executor thread) ----------------------------------------------------
     def _on_clock(self, msg):
         self.state.sim_time = msg.clock.sec + msg.clock.nanosec * 1e-9
+
+    def _on_rosout(self, msg):
+        if msg.name == TREE_EXECUTOR_LOGGER and len(self.state.task_log) < MAX_TASK_LOG:
+            level = {20: "INFO", 30: "WARN", 40: "ERROR", 50: "FATAL"}.get(msg.level, str(msg.level))
+            self.state.task_log.append(f"{self.state.sim_time:8.3f} {level} {msg.msg}")
 
     def _on_image(self, msg):
         self.state.image = msg
@@ -202,6 +214,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
         positions = dict(state.positions)
     report["cubes"] = judge_stack(positions)
     report["recoveries"] = state.recoveries
+    report["task_log"] = list(state.task_log)
     report["success"] = bool(result and result.get("node_status") == "SUCCESS"
                              and all(c["ok"] for c in report["cubes"]))
     if state.frames:
