@@ -10,27 +10,13 @@ message naming it.
 """
 from __future__ import annotations
 
-import signal
 import sys
 
 from robot_tasks.ros.dds import configure_loopback_dds
-from robot_tasks.ros.sim.bench import bench_step_rate  # bench/sim_rate.py calls it from here
+from robot_tasks.ros.sim.bench import bench_step_rate
+from robot_tasks.ros.stop_request import StopRequest  # bench/sim_rate.py calls it from here
 
 __all__ = ["main", "bench_step_rate"]
-
-
-class _StopRequest:
-    """Set by SIGINT/SIGTERM; the stepping loop polls it between steps."""
-
-    def __init__(self):
-        self.requested = False
-
-    def __call__(self) -> bool:
-        return self.requested
-
-    def handle(self, signum, _frame) -> None:
-        self.requested = True
-        signal.signal(signum, signal.SIG_DFL)   # a second signal ends a stuck shutdown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,9 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv if argv is None else argv)
     if not argv or argv[0].startswith("-"):
         argv.insert(0, "sim")                      # rcl expects a program name first
-    stop = _StopRequest()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, stop.handle)
+    stop = StopRequest().install()                  # SIGINT/SIGTERM: the stepping loop polls it
     configure_loopback_dds()                        # before rclpy.init(): loopback only
 
     import rclpy

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import signal
 import sys
 import time
 
 from robot_tasks.ros.dds import configure_loopback_dds
 from robot_tasks.ros.log_bridge import forward_python_logging
+from robot_tasks.ros.stop_request import StopRequest
 
 CANCEL_WAIT_S = 2.0  # how long a stopping executor waits for its cancel requests to be answered
 MIN_FLUSH_S = 0.1
@@ -89,9 +89,9 @@ def main(args: list[str] | None = None) -> int:
 
     # Own signal handling: SIGINT/SIGTERM must leave the context alive long enough to
     # halt a running tree, so that its leaves can still send their cancel requests.
+    stop = StopRequest().install()
     rclpy.init(args=args if args is not None else sys.argv,
                signal_handler_options=SignalHandlerOptions.NO)
-    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
     node = rclpy.create_node("tree_executor")
     forward_python_logging(node.get_logger())  # task leaves log their decisions with `logging`
     executor = SingleThreadedExecutor()
@@ -100,7 +100,7 @@ def main(args: list[str] | None = None) -> int:
     try:
         server = build(node)
         executor.add_node(node)
-        while True:  # spin_once with a timeout: Python's signal handlers get to run
+        while not stop():  # spin_once with a timeout: the stop request is seen within SIGNAL_POLL_S
             executor.spin_once(timeout_sec=SIGNAL_POLL_S)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
@@ -128,9 +128,6 @@ def _spin_until_cancels_answered(executor, node) -> None:
             break
         executor.spin_once(timeout_sec=0.02)
 
-
-def _raise_keyboard_interrupt(_signum, _frame):
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Every wait is bounded; a crashed process fails the wait with its log.
 """
 from __future__ import annotations
 
+import os
 import signal
 import time
 
@@ -247,6 +248,17 @@ def test_stopping_the_executor_cancels_the_inflight_goal(ros_node, start_server,
     execute_tree("MoveSequence", payload="{target: '0;0'}", wait=False)
     wait_until(lambda: "goal" in events.names(), "the server to receive the goal", 10.0)
     assert executor.stop().startswith("SIGINT rc=0")
+    wait_until(lambda: "canceled" in events.names(), "the server to cancel the orphaned goal", 5.0)
+
+
+def test_sigterm_also_halts_the_tree_cancels_the_goal_and_exits_0(ros_node, start_server, start_executor,
+                                                                  execute_tree):
+    _, events = ready_server(ros_node, start_server, duration_s=30.0)
+    executor = start_executor()
+    execute_tree("MoveSequence", payload="{target: '0;0'}", wait=False)
+    wait_until(lambda: "goal" in events.names(), "the server to receive the goal", 10.0)
+    os.killpg(executor.pid, signal.SIGTERM)      # what bringup / ros2 launch send
+    assert executor.popen.wait(timeout=10.0) == 0
     wait_until(lambda: "canceled" in events.names(), "the server to cancel the orphaned goal", 5.0)
 
 
