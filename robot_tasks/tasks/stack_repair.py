@@ -91,14 +91,15 @@ def _held_up_run(memory: StackingMemory, seen: dict[str, Seen], confident: dict[
 
 def blocking_cube(memory: StackingMemory, seen: dict[str, Seen]) -> str | None:
     """A cube to move off before the next transfer, else None: the highest cube not booked
-    that sits where the next cube must go (on the column at or above the next slot), or --
-    when the next cube is not seen -- the highest one resting on something (it may well
-    hide the next cube). The next cube itself at its own level on the column is not in the
+    that sits where the next cube must go (on the column at or above the next slot), or on
+    top of the next cube (it can't be picked from under another), or -- when the next cube
+    is not seen -- the highest one resting on something (it may well hide the next cube). The next cube itself at its own level on the column is not in the
     way: the normal transfer puts it straight."""
     level = len(memory.stacked)
     if level >= len(memory.order):
         return None
     next_label = memory.order[level]
+    next_cube = seen.get(next_label)
     column = slot_position(memory, level, seen)
     candidates = []
     for label, cube in seen.items():
@@ -106,8 +107,11 @@ def blocking_cube(memory: StackingMemory, seen: dict[str, Seen]) -> str | None:
             continue
         sits_at = physical_level(memory, cube.position[2])
         on_column = horizontal_distance(cube.position, column) <= memory.cube_size and sits_at >= level
-        resting_on_something = sits_at >= 1 and next_label not in seen
-        if (on_column or resting_on_something) and not (label == next_label and sits_at == level):
+        resting_on_something = sits_at >= 1 and next_cube is None
+        on_next_cube = next_cube is not None and label != next_label and \
+            horizontal_distance(cube.position, next_cube.position) <= memory.cube_size and \
+            cube.position[2] > next_cube.position[2] + memory.cube_size / 2.0
+        if (on_column or resting_on_something or on_next_cube) and not (label == next_label and sits_at == level):
             candidates.append((cube.position[2], label))
     return max(candidates)[1] if candidates else None
 

@@ -122,3 +122,12 @@ def test_a_suspect_is_unbooked_with_everything_above_and_not_booked_in_place_aga
             "green_cube": at_level(memory, "green_cube", 2)}
     assert repair.book_in_place(memory, seen) == []                 # blue must be set down again first
     assert repair.unbook_suspects(memory) == []
+
+
+def test_a_cube_lying_on_the_next_cube_is_cleared_first(memory):
+    seen = {"red_cube": on_table("red_cube", 0.62, 0.1),
+            "green_cube": Seen("green_cube", (0.63, 0.11, ON_TABLE + SIZE)),     # fell onto red
+            "blue_cube": on_table("blue_cube", 0.6, -0.2)}
+    assert repair.blocking_cube(memory, seen) == "green_cube"
+    seen["green_cube"] = on_table("green_cube", 0.4, -0.25)
+    assert repair.blocking_cube(memory, seen) is None
