@@ -104,7 +104,8 @@ def test_guards_sit_left_of_the_flow_they_guard():
     approach = next(el for el in trees["PickCube"].iter("ReactiveSequence"))
     kids = [c.tag for c in approach]
     assert kids.index("CubeStillInPlace") < kids.index("Sequence")
-    assert [m.get("name") for m in approach.find("Sequence")] == ["pre_grasp", "approach"]
+    assert [m.get("name") for m in approach.find("Sequence")] == ["pre_grasp", "approach_any_way"]
+    assert [m.get("name") for m in approach.find("Sequence/Fallback")] == ["approach", "approach_joint_space"]
     carry = next(el for el in trees["CarryAndPlace"].iter("ReactiveSequence"))
     drop = [c for c in carry if c.tag == "Fallback"][0]
     assert drop[0].tag == "HoldingCube" and drop.find("Sequence/AbandonTransfer") is not None

@@ -180,6 +180,21 @@ def test_a_failed_carry_motion_never_leaves_the_cube_in_hand(failing, returned):
     assert_stacked_in_order(world, memory)
 
 
+def test_an_approach_without_a_straight_line_falls_back_to_a_joint_space_motion():
+    world = FakeWorld.seeded(4)
+    tree = build(world)
+    board = tree.root_blackboard
+    world.hooks.append(Once(lambda w: board.get("cube", None) == "green_cube",
+                            lambda w: w.fail_moves.append("approach")))
+    status, _ = run_tree(tree, world)
+    memory = board.get("stack")
+    assert status is NodeStatus.SUCCESS, memory.events
+    failed = world.log.index("failed approach")
+    assert world.log[failed + 1] == "move approach_joint_space"
+    assert world.log[failed + 2] == "grasp green_cube"
+    assert_stacked_in_order(world, memory)
+
+
 def test_all_three_disturbances_in_one_run():
     world = FakeWorld.seeded(5, noise=0.002)
     tree = build(world)
