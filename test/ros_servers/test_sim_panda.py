@@ -89,6 +89,20 @@ def test_cartesian_descent_keeps_xy(sim, kin):
     print(f"cartesian descent: max xy deviation {xy_error * 1000:.2f} mm")
 
 
+def test_a_grasp_pose_next_to_the_base_is_reached_in_joint_space(sim, kin):
+    """The stacking tree's fallback when a straight descent is refused (seen in a bench
+    episode: a cube pushed to x = 0.21 m, 'joint jump ... passing a singularity?'): the
+    same grasp pose, planned in joint space from the pre-grasp above it."""
+    move, joints, _, recorder, _ = sim
+    go_home(joints)
+    quat = (0.9479, -0.3187, 0.0, 0.0)                     # the episode's grasp orientation
+    result, _, _ = move.run(pose_goal(0.2135, -0.2018, 0.75, quat=quat, motion=MoveToPose.Goal.PLANNED), 60.0)
+    assert result.error_code == Code.SUCCESS, result.message
+    result, _, _ = move.run(pose_goal(0.2135, -0.2018, 0.65, quat=quat, motion=MoveToPose.Goal.PLANNED), 60.0)
+    assert result.error_code == Code.SUCCESS, result.message
+    assert np.linalg.norm(tip_world(kin, recorder.latest()) - [0.2135, -0.2018, 0.65]) <= 0.005
+
+
 def test_planned_move_stays_clear_of_the_table(sim, kin):
     move, _, _, recorder, _ = sim
     result, _, _ = move.run(pose_goal(0.55, -0.35, 0.72), 60.0)
