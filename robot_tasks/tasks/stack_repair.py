@@ -23,11 +23,19 @@ Plain Python on numbers, like stacking_plan; the tree leaves in stacking.py call
 from __future__ import annotations
 
 from .stacking_plan import (EVIDENCE_CONFIDENCE, DISPLACED_DISTANCE, StackingMemory, physical_level,
-                            slot_position)
+                            slot_position, unstack_displaced)
 from .table_spots import free_spot
 from .world_view import Seen, Vec3, distance, horizontal_distance
 
 PARK_CLEARANCE = 0.10        # m from every other cube and from the stack, centre to centre
+
+
+def reconcile(memory: StackingMemory, seen: dict[str, Seen], tolerance: float = DISPLACED_DISTANCE) -> None:
+    """What every decision does first: un-book cubes seen displaced and suspects, then book
+    cubes already in place."""
+    unstack_displaced(memory, seen, tolerance)
+    unbook_suspects(memory)
+    book_in_place(memory, seen, tolerance)
 
 
 def unbook_suspects(memory: StackingMemory) -> list[str]:

@@ -169,9 +169,7 @@ class StackComplete(_StackingLeaf, ConditionNode):
 
     def tick(self):
         memory, seen = self.memory(), self.seen()
-        plan.unstack_displaced(memory, seen, self.get_input("tolerance"))
-        repair.unbook_suspects(memory)
-        repair.book_in_place(memory, seen, self.get_input("tolerance"))
+        repair.reconcile(memory, seen, self.get_input("tolerance"))
         if memory.complete:
             memory.note("complete: " + " < ".join(memory.stacked))
             return SUCCESS
@@ -191,9 +189,7 @@ class SelectNextCube(_StackingLeaf, SyncActionNode):
 
     def tick(self):
         memory, seen = self.memory(), self.seen()
-        plan.unstack_displaced(memory, seen, self.get_input("tolerance"))
-        repair.unbook_suspects(memory)
-        repair.book_in_place(memory, seen, self.get_input("tolerance"))
+        repair.reconcile(memory, seen, self.get_input("tolerance"))
         memory.clearing = repair.blocking_cube(memory, seen)
         if memory.clearing is not None:
             memory.target = memory.clearing
@@ -368,11 +364,27 @@ class StackIntact(_StackingLeaf, ConditionNode):
 
 
 class _CarryTargets(_StackingLeaf, SyncActionNode):
+    """The four carry poses for the held `cube`, from where the tool is; subclasses say where to."""
+
     @staticmethod
     def provided_ports():
         return [_stack_port(), _detections_port(), InputPort("cube", str),
                 InputPort("ee_pose", description="tool pose in the world frame")] + [
                     OutputPort(name) for name in POSE_OUTPUTS]
+
+    def tick(self):
+        memory = self.memory()
+        label = self.cube(memory)
+        held_at = self.held_at(memory, label)
+        if held_at is None:
+            return FAILURE
+        targets = self.targets(memory, label, held_at)
+        for name in POSE_OUTPUTS:
+            self.set_output(name, targets[name])
+        return SUCCESS
+
+    def targets(self, memory, label, held_at) -> dict:
+        raise NotImplementedError
 
     def held_at(self, memory, label):
         tool = self.tool_position()
@@ -387,36 +399,22 @@ class _CarryTargets(_StackingLeaf, SyncActionNode):
         memory.spawns[label] = repair.parking_spot(memory, self.seen(), label)
         return plan.return_targets(memory, label, held_at)
 
-    def write(self, targets):
-        for name in POSE_OUTPUTS:
-            self.set_output(name, targets[name])
-        return SUCCESS
-
 
 class ComputePlaceTargets(_CarryTargets):
-    """lift / transport / lower / retract poses to put `cube` on the next free slot."""
+    """lift / transport / lower / retract poses to put `cube` on the next free slot (or,
+    for a cube being cleared away, off the stack)."""
 
-    def tick(self):
-        memory = self.memory()
-        label = self.cube(memory)
-        held_at = self.held_at(memory, label)
-        if held_at is None:
-            return FAILURE
+    def targets(self, memory, label, held_at):
         if memory.clearing == label:
-            return self.write(self.park(memory, label, held_at))
-        return self.write(plan.place_targets(memory, held_at, self.seen()))
+            return self.park(memory, label, held_at)
+        return plan.place_targets(memory, held_at, self.seen())
 
 
 class ComputeReturnTargets(_CarryTargets):
-    """lift / transport / lower / retract poses to put `cube` back where it spawned."""
+    """lift / transport / lower / retract poses to put `cube` back where it spawned (or near it)."""
 
-    def tick(self):
-        memory = self.memory()
-        label = self.cube(memory)
-        held_at = self.held_at(memory, label)
-        if held_at is None:
-            return FAILURE
-        return self.write(self.park(memory, label, held_at))
+    def targets(self, memory, label, held_at):
+        return self.park(memory, label, held_at)
 
 
 class MarkStacked(_StackingLeaf, SyncActionNode):
