@@ -29,16 +29,20 @@ def spin_until_shutdown(executor, context=None) -> None:
             raise
 
 
-def run_node(make_node, args=None, setting_errors: tuple = (), error_prefix: str = "error") -> int:
-    """The whole main() of a server node: exit 0 after SIGINT/SIGTERM, 2 when `make_node`
-    raises one of `setting_errors` (a bad parameter; the message is printed). A node with
-    a `close()` method (its own threads) gets it called before `destroy_node()`."""
-    configure_loopback_dds()  # before rclpy.init(): keeps DDS on 127.0.0.1
+def run_node(make_node, args=None, setting_errors: tuple = (), error_prefix: str = "error",
+             configure_dds: bool = True) -> int:
+    """The whole main() of a node process: exit 0 after SIGINT/SIGTERM, 2 when `make_node`
+    raises one of `setting_errors` (a bad parameter; the message is printed). Shuts down in
+    order: executor, node (its `close()` first, if it has one: its own threads), context.
+    `configure_dds=False` is for a caller that already set up loopback DDS its own way
+    (a test node with another profile)."""
+    if configure_dds:
+        configure_loopback_dds()  # before rclpy.init(): keeps DDS on 127.0.0.1
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
 
-    rclpy.init(args=sys.argv if args is None else args)
-    node = None
+    rclpy.init(args=sys.argv if args is None else list(args))
+    node = executor = None
     try:
         try:
             node = make_node()
@@ -51,6 +55,8 @@ def run_node(make_node, args=None, setting_errors: tuple = (), error_prefix: str
     except KeyboardInterrupt:  # Ctrl-C while the node was being built
         pass
     finally:
+        if executor is not None:
+            executor.shutdown()
         if node is not None:
             if hasattr(node, "close"):
                 node.close()

@@ -540,35 +540,13 @@ class ActionClients:
 
 
 def spin_node_main(make_node: Callable[[], object], args: Sequence[str] | None = None) -> int:
-    """The whole main() of a test node script (test/*/nodes, fake_camera, fake_driver).
+    """The whole main() of a test node script (test/*/nodes, fake_camera, fake_driver):
+    `robot_tasks.ros.spin.run_node` without its DDS set-up -- the script itself calls
+    configure_loopback_dds() (maybe with a test profile) before it imports rclpy.
+    Returns the exit code (0)."""
+    from robot_tasks.ros.spin import run_node
 
-    rclpy.init(args), build the node with `make_node()` and spin it on a
-    SingleThreadedExecutor until SIGINT or an external shutdown, then shut down in
-    order: executor, node, context. Returns 0 (the exit code). The node is built
-    inside the try: a SIGINT may arrive while it is being built. The script itself
-    calls configure_loopback_dds() before it imports rclpy.
-    """
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-
-    from robot_tasks.ros.spin import spin_until_shutdown
-
-    rclpy.init(args=sys.argv if args is None else list(args))
-    node = executor = None
-    try:
-        node = make_node()
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-        spin_until_shutdown(executor)
-    except KeyboardInterrupt:   # Ctrl-C while the node was being built
-        pass
-    finally:
-        if executor is not None:
-            executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(make_node, args, configure_dds=False)
 
 
 def wait_until(predicate: Callable[[], bool], what: str, timeout: float,

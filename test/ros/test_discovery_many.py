@@ -28,6 +28,8 @@ import pytest
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from std_srvs.srv import Trigger
 
+from raw_node_scripts import SPIN_UNTIL_STOPPED
+
 from robot_tasks.ros.dds import DOMAIN_GAIN, PORT_BASE, find_profile_file
 from robot_tasks.ros.testing import inet_sockets_of, wait_until
 
@@ -50,12 +52,7 @@ PEER = ("import sys, rclpy\n"
         "        for j in range(n) if j != me]\n"
         "node.create_timer(0.2, lambda: pub.publish(String(data=str(me))))\n"
         "print('ready', flush=True)\n"
-        "try:\n"
-        "    rclpy.spin(node)\n"
-        "except BaseException:\n"
-        "    pass\n"
-        "finally:\n"
-        "    node.destroy_node(); rclpy.try_shutdown()\n")
+        + SPIN_UNTIL_STOPPED)
 
 STARTUP_S = 60.0    # 8 rclpy processes starting at once on 2 busy cores
 DISCOVERY_S = 15.0  # announcements go out every 0.5 s; all pairs take ~3 s from start
@@ -142,12 +139,7 @@ STAMPING_SERVER = ("import time, rclpy\n"
                    "    response.success = True\n"
                    "    return response\n"
                    "node.create_service(Trigger, 'stamped_trigger', handle)\n"
-                   "try:\n"
-                   "    rclpy.spin(node)\n"
-                   "except BaseException:\n"
-                   "    pass\n"
-                   "finally:\n"
-                   "    node.destroy_node(); rclpy.try_shutdown()\n")
+                   + SPIN_UNTIL_STOPPED)
 
 
 def test_service_reply_waits_up_to_a_second_for_the_client_reply_reader(launcher, ros_node):

@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from std_msgs.msg import String
 
+from raw_node_scripts import SPIN_UNTIL_STOPPED
+
 from robot_tasks.ros.dds import find_profile_file
 from robot_tasks.ros.procfs import inet_sockets_of
 from robot_tasks.ros.testing import NodeProcess
@@ -44,12 +46,7 @@ RAW_PUBSUB = ("import rclpy, time\n"
               "node = Node('raw_pubsub')\n"
               "pub = node.create_publisher(String, 'in', 10)\n"
               "node.create_subscription(String, 'out', lambda m: None, 10)\n"
-              "try:\n"
-              "    rclpy.spin(node)\n"
-              "except BaseException:\n"
-              "    pass\n"
-              "finally:\n"
-              "    node.destroy_node(); rclpy.try_shutdown()\n")
+              + SPIN_UNTIL_STOPPED)
 
 
 def not_loopback(sockets):
