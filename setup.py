@@ -60,6 +60,6 @@ setup(
         "console_scripts": [
             f"robot-tasks = {PACKAGE}.cli:main",
         ]
-        + [f"{n} = {PACKAGE}.nodes.{n}:main" for n in NODES],
+        + [f"{n} = {PACKAGE}.nodes.{n}.main:main" for n in NODES],
     },
 )

@@ -5,7 +5,7 @@
 Prints, for `franka_stacking` (and every scene with --all-scenes):
 * raw PyBullet:  p.stepSimulation() in a bare loop (the ceiling);
 * World.step():  the library loop the node runs (controllers, grippers, updaters + step);
-* sim node:      the node's real stepping loop (robot_tasks.ros.sim), in-process over
+* sim node:      the node's real stepping loop (robot_tasks.nodes.sim), in-process over
                  loopback DDS, publishing joint_states and /clock at 100 Hz and ground truth
                  at 10 Hz of sim time, camera off, real_time_factor 0; measured alternating
                  with raw stepping *in the node's own world*, by wall time and by CPU time
@@ -67,7 +67,7 @@ def camera_fps(scene: str, width: int, height: int, frames: int) -> float:
 # ---------------------------------------------------------------------------------------
 # The sim-node variant of the measurement, same scene, same run.  The node module exposes
 #     bench_step_rate(scene, steps, joint_state_rate=100.0) -> steps per wall second
-# and robot_tasks.ros.sim.bench.bench_rates(...) gives raw and node rates measured
+# and robot_tasks.nodes.sim.bench.bench_rates(...) gives raw and node rates measured
 # alternately in the node's world (wall and CPU), used here for the ratio.
 # ---------------------------------------------------------------------------------------
 TARGET = 0.80
@@ -78,7 +78,7 @@ def node_step_rates(scene: str, steps: int, repeats: int, joint_state_rate: floa
     if importlib.util.find_spec(module) is None:
         return None
     importlib.import_module(module)                       # the node module must import
-    from robot_tasks.ros.sim.bench import bench_rates
+    from robot_tasks.nodes.sim.bench import bench_rates
 
     return bench_rates(scene, steps, joint_state_rate, repeats)
 

@@ -37,13 +37,14 @@ from typing import Any, TextIO
 
 import yaml
 
+from robot_tasks.commands._errors import CommandError
 from robot_tasks.ros.dds import loopback_environment
 
 PLAN_KEY = "bringup"
 PARAMS_KEY = "ros__parameters"
 
 
-class BringupError(ValueError):
+class BringupError(CommandError):
     """The bringup file is unusable; the message names the file and the key."""
 
 
@@ -112,7 +113,7 @@ def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
     if not _valid_name(name):
         raise BringupError(f"{where}: node name '{name}' is not a valid ROS node name")
     if not isinstance(entry, dict) or not isinstance(entry.get("executable"), str):
-        raise BringupError(f"{where}: {key} needs 'executable: <name>' (one of robot_tasks/nodes/*.py)")
+        raise BringupError(f"{where}: {key} needs 'executable: <name>' (one of the packages under robot_tasks/nodes/)")
     unknown = set(entry) - {"executable", "remappings"}
     if unknown:
         raise BringupError(f"{where}: {key} has unknown keys {sorted(unknown)} (allowed: executable, remappings)")
@@ -271,10 +272,12 @@ def _die_with_parent() -> None:
         pass  # not Linux: orphans are possible after a SIGKILL of bringup
 
 
-def child_environment(dds_settings: dict[str, str]) -> dict[str, str]:
+def child_environment(dds_settings: dict[str, str] | None) -> dict[str, str]:
     """os.environ + the loopback DDS settings, with this source tree importable
-    (robot_tasks may be used from a checkout without being pip-installed)."""
-    env = loopback_environment(dds_settings)
+    (robot_tasks may be used from a checkout without being pip-installed).
+    `dds_settings` None: the deployment opted out of loopback (ROBOT_TASKS_DDS=system,
+    see robot_tasks.ros.dds); the nodes get the user's own DDS configuration."""
+    env = dict(os.environ) if dds_settings is None else loopback_environment(dds_settings)
     source_root = str(Path(__file__).resolve().parents[1])
     paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     if source_root not in paths:

@@ -3,7 +3,7 @@
 Each sub-command lives in its own module under `robot_tasks.commands` and exposes
 `register(subparsers)`, which adds its parser and sets `func` (taking the parsed
 args, returning an exit code). Modules are discovered, so adding a command touches
-no shared file.
+no shared file; a module whose name starts with "_" is a helper, not a command.
 """
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"robot-tasks {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(subparsers)
     return parser

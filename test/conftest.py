@@ -1,6 +1,6 @@
 """ROS fixtures shared by every test folder (pytest applies this conftest to all of test/).
 
-Real ROS 2 processes over loopback DDS; the classes live in robot_tasks.ros.testing,
+Real ROS 2 processes over loopback DDS; the classes live in robot_tasks.testing.harness,
 these fixtures only wire them to pytest. Fixtures are lazy: a folder that asks for none
 of them (bt, control, sim) starts nothing.
 
@@ -22,10 +22,17 @@ Per session:
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from robot_tasks.ros.testing import (ActionClients, NodeLauncher, RosTestEnv, RosTestNode,
-                                     safe_node_name)
+from robot_tasks.ros.dds import OPT_OUT_VARIABLE
+from robot_tasks.testing.harness import (ActionClients, NodeLauncher, RosTestEnv, RosTestNode,
+                                         safe_node_name)
+
+# Tests always run on loopback DDS, whatever the caller's environment says: the deployment
+# opt-out is dropped before anything starts (test/ros/test_dds.py proves the rest).
+os.environ.pop(OPT_OUT_VARIABLE, None)
 
 
 @pytest.fixture(scope="session")

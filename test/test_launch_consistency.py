@@ -34,9 +34,9 @@ def setup_py_nodes() -> list[str]:
 
 def console_scripts() -> set[str]:
     """Entry-point names of setup.py: 'robot-tasks' plus one per NODES entry, as its
-    comprehension `f"{n} = {PACKAGE}.nodes.{n}:main" for n in NODES` builds them."""
+    comprehension `f"{n} = {PACKAGE}.nodes.{n}.main:main" for n in NODES` builds them."""
     text = (REPO / "setup.py").read_text()
-    assert 'f"{n} = {PACKAGE}.nodes.{n}:main" for n in NODES' in text, "entry-point template changed"
+    assert 'f"{n} = {PACKAGE}.nodes.{n}.main:main" for n in NODES' in text, "entry-point template changed"
     return set(setup_py_nodes()) | {"robot-tasks"}
 
 
@@ -86,9 +86,11 @@ def test_every_executable_is_an_entry_point_with_a_main():
     for node in nodes:
         assert node["pkg"] == "robot_tasks"
         assert node["exec"] in scripts, f"{node['exec']} is not a console script of setup.py"
-        module = REPO / "robot_tasks" / "nodes" / f"{node['exec']}.py"
+        package = REPO / "robot_tasks" / "nodes" / node["exec"]      # one package per process
+        module = package / "main.py"
         assert module.is_file(), f"{module} missing"
         assert defines_main(module), f"{module} has no main() for the entry point"
+        assert (package / "__main__.py").is_file(), f"python -m {package.name} would not start"
 
 
 def test_every_params_file_exists_and_is_installed():

@@ -1,8 +1,10 @@
 """Every error the engine raises derives from BehaviorTreeError, so callers catch one class."""
 from __future__ import annotations
 
+from robot_tasks.errors import RobotTasksError
 
-class BehaviorTreeError(Exception):
+
+class BehaviorTreeError(RobotTasksError):
     """Base class of all robot_tasks behavior-tree errors."""
 
 

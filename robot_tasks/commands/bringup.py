@@ -5,7 +5,8 @@
     robot-tasks bringup config/franka_stacking.yaml --dry-run     # print the commands only
 
 The same file drives `ros2 launch robot_tasks franka_stacking.launch.xml` on a ROS 2
-install. Every node gets loopback-only DDS (robot_tasks.ros.dds) and the file as its
+install. Every node gets loopback-only DDS (robot_tasks.ros.dds; a real deployment opts out
+with ROBOT_TASKS_DDS=system) and the file as its
 --params-file. Output lines are prefixed with the node name. Ctrl-C stops all nodes
 (last started first); if one node exits, the others are stopped too and the exit
 code is 1.
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from robot_tasks.bringup import (BringupError, Supervisor, check_executables, child_environment, load_plan,
                                      node_argv, parse_set_option, with_overrides)
-    from robot_tasks.ros.dds import LoopbackConfigError, loopback_dds_settings
+    from robot_tasks.ros.dds import LoopbackConfigError, deployment_dds_settings
 
     try:
         plan = load_plan(args.config)
@@ -52,7 +53,7 @@ def run(args) -> int:
         for text in args.set:
             node, param, value = parse_set_option(text)
             overrides.setdefault(node, {})[param] = value
-        settings = loopback_dds_settings(args.domain_id)
+        settings = deployment_dds_settings(args.domain_id)   # None: ROBOT_TASKS_DDS=system
     except (BringupError, LoopbackConfigError) as exc:
         print(f"robot-tasks bringup: {exc}", file=sys.stderr)
         return 2
@@ -63,15 +64,19 @@ def run(args) -> int:
             for spec in plan.nodes:
                 print(" ".join(node_argv(spec, plan, params_file)))
             return 0
-        return _supervise(plan, params_file, child_environment(settings), Supervisor)
+        env = child_environment(settings)
+        if settings is None and args.domain_id is not None:
+            env["ROS_DOMAIN_ID"] = str(args.domain_id)
+        return _supervise(plan, params_file, env, Supervisor, loopback=settings is not None)
 
 
-def _supervise(plan, params_file, env, supervisor_cls) -> int:
+def _supervise(plan, params_file, env, supervisor_cls, loopback: bool = True) -> int:
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     supervisor = supervisor_cls(plan, params_file, env)
     domain = env.get("ROS_DOMAIN_ID", "0 (default)")
-    print(f"bringup: starting {', '.join(s.name for s in plan.nodes)} (ROS_DOMAIN_ID={domain}, loopback DDS); "
+    network = "loopback DDS" if loopback else "the system's own DDS configuration (ROBOT_TASKS_DDS=system)"
+    print(f"bringup: starting {', '.join(s.name for s in plan.nodes)} (ROS_DOMAIN_ID={domain}, {network}); "
           f"Ctrl-C stops them", flush=True)
     code = 0
     try:

@@ -43,52 +43,30 @@ def run(args) -> int:
         if value is not None and not value > 0:
             print(f"error: --{flag.replace('_', '-')} must be > 0, got {value}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    from robot_tasks.ros.dds import configure_loopback_dds
-
-    configure_loopback_dds()  # before rclpy.init(): DDS stays on loopback
-    import rclpy
     from rclpy.action import ActionClient
-    from rclpy.context import Context
-    from rclpy.executors import SingleThreadedExecutor
-    from rclpy.signals import SignalHandlerOptions
 
+    from robot_tasks.ros.client import RosClient
     from robot_tasks_interfaces.action import ExecuteTree
 
-    context = Context()
-    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)  # Ctrl-C -> cancel
-    node = rclpy.create_node(f"execute_{os.getpid()}", context=context)
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(node)
-    client = ActionClient(node, ExecuteTree, args.server)
+    ros = RosClient(f"execute_{os.getpid()}")        # Ctrl-C stays a KeyboardInterrupt -> cancel
+    client = ActionClient(ros.node, ExecuteTree, args.server)
     try:
-        return _execute(args, executor, client, ExecuteTree)
+        return _execute(args, ros, client, ExecuteTree)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     finally:
-        executor.shutdown()
         client.destroy()
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        ros.close()
 
 
-def _spin_until(executor, future, deadline: float | None) -> bool:
-    while not future.done():
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            return False
-        executor.spin_once(timeout_sec=0.1 if left is None else min(0.1, left))
-    return True
+def _execute(args, ros, client, ExecuteTree) -> int:
+    from robot_tasks.ros.error_codes import code_name
 
-
-def _execute(args, executor, client, ExecuteTree) -> int:
-    deadline = time.monotonic() + args.server_timeout
-    while not client.server_is_ready():
-        if time.monotonic() >= deadline:
-            print(f"error: no ExecuteTree server '{args.server}' after {args.server_timeout:g} s "
-                  f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0')}); is tree_executor running?",
-                  file=sys.stderr)
-            return EXIT_NO_SERVER
-        executor.spin_once(timeout_sec=0.02)
+    if not ros.wait_for(client.server_is_ready, args.server_timeout):
+        print(f"error: no ExecuteTree server '{args.server}' after {args.server_timeout:g} s "
+              f"(ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0')}); is tree_executor running?",
+              file=sys.stderr)
+        return EXIT_NO_SERVER
 
     def on_feedback(message):
         if not args.quiet:
@@ -97,37 +75,32 @@ def _execute(args, executor, client, ExecuteTree) -> int:
     goal = ExecuteTree.Goal(target_tree=args.tree, payload=args.payload)
     result_deadline = None if args.timeout is None else time.monotonic() + args.timeout
     sent = client.send_goal_async(goal, feedback_callback=on_feedback)
-    if not _spin_until(executor, sent, result_deadline) or not sent.result().accepted:
+    if not ros.spin_until(sent, result_deadline) or not sent.result().accepted:
         print("error: the executor did not accept the goal", file=sys.stderr)
         return EXIT_FAILED
     handle = sent.result()
     result_future = handle.get_result_async()
     try:
-        if not _spin_until(executor, result_future, result_deadline):
+        if not ros.spin_until(result_future, result_deadline):
             print(f"timed out after {args.timeout:g} s; cancelling the run", file=sys.stderr)
-            _cancel(executor, handle)
+            _cancel(ros, handle)
             return EXIT_FAILED
     except KeyboardInterrupt:
         print("interrupted; cancelling the run", file=sys.stderr)
-        _cancel(executor, handle)
+        _cancel(ros, handle)
         return EXIT_INTERRUPTED
     result = result_future.result().result
     line = f"result: {result.node_status or 'IDLE'} (error_code {result.error_code} " \
-           f"{_code_name(ExecuteTree, result.error_code)}, {result.tick_count} ticks)"
+           f"{code_name(ExecuteTree.Result, result.error_code)}, {result.tick_count} ticks)"
     print(line + (f": {result.return_message}" if result.return_message else ""), flush=True)
     ok = result.error_code == ExecuteTree.Result.SUCCESS and result.node_status == "SUCCESS"
     return EXIT_SUCCESS if ok else EXIT_FAILED
 
 
-def _cancel(executor, handle) -> None:
+def _cancel(ros, handle) -> None:
     cancel = handle.cancel_goal_async()
-    _spin_until(executor, cancel, time.monotonic() + 2.0)
+    ros.spin_until(cancel, time.monotonic() + 2.0)
     result = handle.get_result_async()
-    if _spin_until(executor, result, time.monotonic() + 2.0):
+    if ros.spin_until(result, time.monotonic() + 2.0):
         print(f"result: {result.result().result.node_status or 'IDLE'} (cancelled)", flush=True)
 
-
-def _code_name(ExecuteTree, code: int) -> str:
-    names = {getattr(ExecuteTree.Result, n): n for n in dir(ExecuteTree.Result)
-             if n.isupper() and not n.startswith("STATUS_") and isinstance(getattr(ExecuteTree.Result, n), int)}
-    return names.get(code, "?")

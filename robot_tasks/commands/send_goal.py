@@ -18,17 +18,12 @@ rejected, or --timeout hit, which cancels it); 2 bad arguments (type or goal);
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
 
 EXIT_SUCCEEDED, EXIT_NOT_SUCCEEDED, EXIT_BAD_INPUT, EXIT_NO_SERVER, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 POLL_S = 0.02
-
-
-class BadInput(Exception):
-    """The action type or goal given on the command line is unusable."""
 
 
 def register(subparsers) -> None:
@@ -50,22 +45,6 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def import_action_type(text: str):
-    """`pkg/action/Name` or `pkg/Name` -> the action class (e.g. MoveToPose)."""
-    parts = text.strip("/").split("/")
-    if len(parts) == 2:
-        parts = [parts[0], "action", parts[1]]
-    if len(parts) != 3 or parts[1] != "action" or not all(parts):
-        raise BadInput(f"action type '{text}' is not of the form package/action/Name")
-    package, _, name = parts
-    try:
-        module = importlib.import_module(f"{package}.action")
-    except ImportError as exc:
-        raise BadInput(f"cannot import action type '{text}': {exc}") from exc
-    action = getattr(module, name, None)
-    if action is None or not all(hasattr(action, part) for part in ("Goal", "Result", "Feedback")):
-        raise BadInput(f"'{package}.action' has no action named '{name}'")
-    return action
 
 
 def _emit(document: dict) -> None:
@@ -81,12 +60,14 @@ def _note(text: str) -> None:
 
 
 def run(args) -> int:
-    from robot_tasks.ros.yaml_message import MessageFillError, message_from_yaml
+    from robot_tasks.ros.errors import RosError
+    from robot_tasks.ros.interface_types import import_action_type
+    from robot_tasks.ros.yaml_message import message_from_yaml
 
     try:
         action = import_action_type(args.action_type)
         goal = message_from_yaml(action.Goal, args.goal, "goal")
-    except (BadInput, MessageFillError) as exc:
+    except RosError as exc:          # a bad type name, or a goal that does not fill
         _note(f"error: {exc}")
         return EXIT_BAD_INPUT
     for flag in ("timeout", "server_timeout"):
@@ -99,42 +80,24 @@ def run(args) -> int:
 
 
 class GoalSender:
-    """One rclpy context + node + action client, spun on the calling thread."""
+    """One action client on a RosClient, spun on the calling thread (Ctrl-C stays a
+    KeyboardInterrupt, so the goal can be cancelled before exiting)."""
 
     def __init__(self, action_name: str, action_type):
-        from robot_tasks.ros.dds import configure_loopback_dds
-
-        configure_loopback_dds()  # before rclpy.init(): DDS stays on loopback
-        import rclpy
         from rclpy.action import ActionClient
-        from rclpy.context import Context
-        from rclpy.executors import SingleThreadedExecutor
-        from rclpy.signals import SignalHandlerOptions
+
+        from robot_tasks.ros.client import RosClient
 
         self.action_name = action_name
-        self.context = Context()
-        # Ctrl-C stays a KeyboardInterrupt, so the goal can be cancelled before exiting
-        rclpy.init(context=self.context, signal_handler_options=SignalHandlerOptions.NO)
-        self.node = rclpy.create_node(f"send_goal_{os.getpid()}", context=self.context)
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
-        self.client = ActionClient(self.node, action_type, action_name)
+        self.ros = RosClient(f"send_goal_{os.getpid()}")
+        self.client = ActionClient(self.ros.node, action_type, action_name)
 
     def close(self) -> None:
-        import rclpy
-
-        self.executor.shutdown()
         self.client.destroy()
-        self.node.destroy_node()
-        rclpy.try_shutdown(context=self.context)
+        self.ros.close()
 
     def _spin_until(self, future, deadline: float | None) -> bool:
-        while not future.done():
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                return False
-            self.executor.spin_once(timeout_sec=0.1 if left is None else min(0.1, left))
-        return True
+        return self.ros.spin_until(future, deadline)
 
     def send(self, goal, show_feedback: bool, timeout: float | None, server_timeout: float) -> int:
         from robot_tasks.ros.yaml_message import message_to_dict
@@ -187,21 +150,7 @@ class GoalSender:
             self.close()
 
     def _cancel_when_accepted(self, sent) -> None:
-        """Cancel the goal of `sent` (a send_goal future), waiting up to 2 s for its acceptance."""
-        deadline = time.monotonic() + 2.0
-        if not self._spin_until(sent, deadline):
-            _note("the goal was never acknowledged by the server; nothing to cancel")
-            return
-        handle = sent.result()
-        if not handle.accepted:
-            _note("the goal was rejected; nothing to cancel")
-            return
-        cancel = handle.cancel_goal_async()
-        if self._spin_until(cancel, deadline + 2.0):
-            _note("goal cancel requested: accepted" if cancel.result().goals_canceling
-                  else "goal cancel requested: refused (it may have finished)")
-        else:
-            _note("no answer to the cancel request within 2 s")
+        _note(self.ros.cancel_when_accepted(sent))
 
 
 def _status_name(code: int) -> str:

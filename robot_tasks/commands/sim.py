@@ -6,7 +6,7 @@
 
 Without --snapshot this starts the sim node (`robot_tasks.nodes.sim.main`) and hands it
 the options as ROS parameters: `--ros-args -p scene:=S -p seed:=N -p real_time_factor:=X`
-plus every `-p NAME:=VALUE` given (see robot_tasks/ros/sim/params.py for the list).
+plus every `-p NAME:=VALUE` given (see robot_tasks/nodes/sim/parameters.py for the list).
 Note that the camera (5 Hz of sim time by default) bounds how fast `--rtf 0` can run.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ import importlib.util
 import math
 import sys
 
-NODE_MODULE = "robot_tasks.nodes.sim"
+NODE_MODULE = "robot_tasks.nodes.sim.main"
 
 
 def register(subparsers) -> None:

@@ -10,8 +10,10 @@ show: prints the main tree (subtrees expanded) as indented text with its ports.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+
+from robot_tasks.runtime.errors import PluginError
+from robot_tasks.runtime.plugins import load_plugins
 
 
 def register(subparsers) -> None:
@@ -42,23 +44,12 @@ def _add_plugin_option(parser: argparse.ArgumentParser) -> None:
                         help="import MODULE and call its register_nodes(factory) (repeatable)")
 
 
-class PluginError(Exception):
-    pass
-
 
 def _make_factory(plugins: list[str]):
     from robot_tasks.bt import BehaviorTreeFactory
 
     factory = BehaviorTreeFactory()
-    for name in plugins:
-        try:
-            module = importlib.import_module(name)
-        except Exception as exc:  # report any import failure, not a traceback
-            raise PluginError(f"can't import plugin module '{name}': {type(exc).__name__}: {exc}") from None
-        register_nodes = getattr(module, "register_nodes", None)
-        if not callable(register_nodes):
-            raise PluginError(f"plugin module '{name}' has no register_nodes(factory) function")
-        register_nodes(factory)
+    load_plugins(plugins, factory)
     return factory
 
 

@@ -15,6 +15,7 @@ sees the whole tree; one started mid-run sees the nodes as they change.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -83,14 +84,9 @@ class TreeView:
 
 
 def run(args) -> int:
-    from robot_tasks.ros.dds import configure_loopback_dds
-
-    configure_loopback_dds()  # before rclpy.init(): DDS stays on loopback
-    import rclpy
-    from rclpy.context import Context
-    from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import QoSProfile, ReliabilityPolicy
-    from rclpy.signals import SignalHandlerOptions
+
+    from robot_tasks.ros.client import RosClient
 
     from robot_tasks_interfaces.msg import TreeStatus
 
@@ -109,25 +105,17 @@ def run(args) -> int:
         if args.once and view.ended(msg):
             state["done"] = True
 
-    context = Context()
-    rclpy.init(context=context, signal_handler_options=SignalHandlerOptions.NO)
-    node = rclpy.create_node(f"watch_{os.getpid()}", context=context)
+    ros = RosClient(f"watch_{os.getpid()}")
+    node = ros.node
     node.create_subscription(TreeStatus, args.topic, on_status,
                              QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE))
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(node)
     deadline = None if args.timeout is None else time.monotonic() + args.timeout
     if not live:
         print(f"watching '{node.resolve_topic_name(args.topic)}' ...", file=sys.stderr, flush=True)
     try:
-        while not state["done"]:
-            if deadline is not None and time.monotonic() >= deadline:
-                return 1
-            executor.spin_once(timeout_sec=0.1)
-        return 0
+        left = math.inf if deadline is None else deadline - time.monotonic()
+        return 0 if ros.wait_for(lambda: state["done"], left, poll_s=0.1) else 1
     except KeyboardInterrupt:
         return 0
     finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown(context=context)
+        ros.close()

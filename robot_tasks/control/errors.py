@@ -6,8 +6,10 @@ frame, a NaN in a target, a vector of the wrong length.
 """
 from __future__ import annotations
 
+from robot_tasks.errors import RobotTasksError
 
-class ControlError(Exception):
+
+class ControlError(RobotTasksError):
     """Base class of every error raised by robot_tasks.control."""
 
 

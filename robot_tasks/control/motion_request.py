@@ -1,15 +1,15 @@
-"""Validated motion requests for an arm server, and the error codes they fail with (no ROS).
+"""Validated motion requests for an arm server (no ROS).
 
 The arm server turns a MoveToPose / MoveToJoints goal into one of the requests below
 before it plans anything. Every way a goal can be wrong raises `MotionFailure`, which
-carries the same numeric code the action result uses, so the ROS layer only copies
-`code` and `message` into the result:
+names the outcome (motion_errors.py); the ROS layer looks up its number in the action
+definition and copies `message` into the result:
 
     try:
-        request = pose_request(frame, position, quaternion, motion=FREE, frames=frames,
-                               defaults=defaults)
+        request = pose_request(frame, position, quaternion, motion=Motion.FREE,
+                               frames=frames, defaults=defaults)
     except MotionFailure as failure:
-        result.error_code, result.message = failure.code, failure.message
+        result.error_code = result_code(MoveToPose.Result, failure.code)
 
 `FrameMap` replaces tf2 for the one transform the server needs: the fixed pose of the
 robot's base frame in the "world" frame (from a parameter).
@@ -18,58 +18,39 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum
 
 import numpy as np
 import pinocchio as pin
 
 from .errors import InputError
+from .motion_errors import ErrorCode, MotionFailure
 from .pose import Pose
 
 
-class ErrorCode(IntEnum):
-    """Numbers shared by MoveToPose, MoveToJoints and GripperCommand results."""
-
-    SUCCESS = 0
-    INVALID_GOAL = 1
-    INVALID_FRAME = 2
-    UNREACHABLE = 3
-    PLANNING_FAILED = 4
-    TIMEOUT = 5
-    CANCELLED = 6
-    PREEMPTED = 7
-    CONTROLLER_FAILED = 8
-    NO_JOINT_STATES = 9
-    TOLERANCE_NOT_MET = 10
-    INTERNAL_ERROR = 11
 
 
-class MotionFailure(Exception):
-    """A goal cannot be (or was not) carried out; `code` is an ErrorCode (or another
-    action's own code, then give its `name`, e.g. GripperCommand's MODE_NOT_SUPPORTED=2)."""
+class Motion(str, Enum):
+    """How a pose goal gets there (MoveToPose.action's `motion` constants, by name)."""
 
-    def __init__(self, code: int, message: str, name: str | None = None):
-        self.code = int(code)
-        self.name = name or ErrorCode(code).name
-        self.message = message
-        super().__init__(f"{self.name}: {message}")
+    FREE = "FREE"            # joint-space interpolation to one IK solution
+    PLANNED = "PLANNED"      # collision-aware RRT-Connect path
+    CARTESIAN = "CARTESIAN"  # straight line of the tool
 
 
-# Motion kinds, numbered as in MoveToPose.action.
-FREE, PLANNED, CARTESIAN = 0, 1, 2
-MOTION_NAMES = {FREE: "free", PLANNED: "planned", CARTESIAN: "cartesian"}
 WORLD_FRAME = "world"
 
 
 @dataclass(frozen=True)
 class MotionDefaults:
-    """Server-side values used when a goal leaves a field at 0."""
+    """Server-side values used when a goal leaves a field at 0 (the arm server's
+    parameters of the same names set them; their defaults are declared there)."""
 
-    position_tolerance: float = 0.005      # m
-    orientation_tolerance: float = 0.02    # rad
-    joint_tolerance: float = 0.005         # rad (or m)
-    velocity_scaling: float = 0.5
-    timeout: float = 30.0                  # s
+    position_tolerance: float      # m
+    orientation_tolerance: float   # rad
+    joint_tolerance: float         # rad (or m)
+    velocity_scaling: float        # (0, 1]
+    timeout: float                 # s
 
 
 @dataclass(frozen=True)
@@ -78,7 +59,7 @@ class PoseRequest:
 
     target_in_base: Pose
     frame_id: str            # the frame the caller used ("world" or the base frame)
-    motion: int
+    motion: Motion
     position_tolerance: float
     orientation_tolerance: float
     velocity_scaling: float
@@ -153,7 +134,7 @@ def _positive_or_default(value: float, default: float, name: str, upper: float =
     return value
 
 
-def pose_request(frame_id: str, position, quaternion, motion: int, frames: FrameMap,
+def pose_request(frame_id: str, position, quaternion, motion: Motion, frames: FrameMap,
                  defaults: MotionDefaults, position_tolerance: float = 0.0,
                  orientation_tolerance: float = 0.0, velocity_scaling: float = 0.0,
                  timeout: float = 0.0) -> PoseRequest:
@@ -167,12 +148,12 @@ def pose_request(frame_id: str, position, quaternion, motion: int, frames: Frame
                             f"target orientation has NaN/inf: {quat.tolist()}")
     if float(np.linalg.norm(quat)) < 1e-6:
         raise MotionFailure(ErrorCode.INVALID_GOAL, "target orientation is a zero quaternion")
-    if motion not in MOTION_NAMES:
+    if not isinstance(motion, Motion):
         raise MotionFailure(ErrorCode.INVALID_GOAL,
-                            f"motion {motion} unknown; use 0 (FREE), 1 (PLANNED) or 2 (CARTESIAN)")
+                            f"motion {motion} unknown; use FREE, PLANNED or CARTESIAN")
     target = frames.to_base(Pose(pos, quat), frame_id)
     return PoseRequest(
-        target, frame_id or WORLD_FRAME, int(motion),
+        target, frame_id or WORLD_FRAME, motion,
         _positive_or_default(position_tolerance, defaults.position_tolerance,
                              "position_tolerance"),
         _positive_or_default(orientation_tolerance, defaults.orientation_tolerance,

@@ -70,16 +70,12 @@ class RunState:
 
 
 class RunWatcher:
-    """An rclpy node in its own context: tree_status, camera, objects and /clock in;
-    ExecuteTree and perturb_object out. Spun by a SingleThreadedExecutor in a thread."""
+    """A RosClient spun in a thread: tree_status, camera, objects and /clock in;
+    ExecuteTree and perturb_object out."""
 
     def __init__(self, state: RunState, status_log):
-        import rclpy
         from rclpy.action import ActionClient
-        from rclpy.context import Context
-        from rclpy.executors import SingleThreadedExecutor
         from rclpy.qos import QoSProfile, ReliabilityPolicy
-        from rclpy.signals import SignalHandlerOptions
         from robot_tasks_interfaces.action import ExecuteTree
         from robot_tasks_interfaces.msg import ObjectStateArray, TreeStatus
         from robot_tasks_interfaces.srv import PerturbObject
@@ -87,10 +83,12 @@ class RunWatcher:
         from rosgraph_msgs.msg import Clock
         from sensor_msgs.msg import Image
 
+        from robot_tasks.ros.client import RosClient
+
         self.state, self.status_log = state, status_log
-        self.context = Context()
-        rclpy.init(context=self.context, signal_handler_options=SignalHandlerOptions.NO)
-        self.node = rclpy.create_node("stacking_demo", context=self.context)
+        # DDS: the demo has set up loopback itself (configure_loopback_dds, whatever the caller's environment)
+        self.ros = RosClient("stacking_demo", configure_dds=False)
+        self.node = self.ros.node
         reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
         self.node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
         self.node.create_subscription(Image, "camera/image_raw", self._on_image, 2)
@@ -102,26 +100,10 @@ class RunWatcher:
         self.execute = ActionClient(self.node, ExecuteTree, "execute_tree")
         self.perturb = self.node.create_client(PerturbObject, "perturb_object")
         self.ExecuteTree, self.PerturbObject = ExecuteTree, PerturbObject
-        self.executor = SingleThreadedExecutor(context=self.context)
-        self.executor.add_node(self.node)
-        self.thread = threading.Thread(target=self._spin, name="demo-spin", daemon=True)
-        self.thread.start()
-
-    def _spin(self):
-        from rclpy.executors import ExternalShutdownException
-
-        try:
-            self.executor.spin()
-        except ExternalShutdownException:
-            pass
+        self.ros.start_thread()
 
     def close(self):
-        import rclpy
-
-        self.executor.shutdown()
-        self.thread.join(timeout=10.0)
-        self.node.destroy_node()
-        rclpy.try_shutdown(context=self.context)
+        self.ros.close()
 
     # ---- callbacks (executor thread) ----------------------------------------------------
     def _on_clock(self, msg):

@@ -33,6 +33,15 @@ fixtures). It sets, in ``os.environ``:
 ``ROS_LOG_DIR`` (only when a log dir is passed)
 
 ``ROS_LOCALHOST_ONLY`` is removed if present: Kilted ignores it, and it only confuses.
+
+Loopback is a default, not a cage: a real robot's driver may run on another computer.
+A deployment opts out explicitly with ``ROBOT_TASKS_DDS=system``; then the user-facing
+entry points (every node's main, the CLI clients, ``robot-tasks bringup``) call
+:func:`configure_dds`, which leaves the user's own ROS/DDS configuration untouched (their
+``ROS_DOMAIN_ID``, ``ROS_AUTOMATIC_DISCOVERY_RANGE``, Fast DDS/Cyclone profiles). Any other
+value, or none, means the loopback profile. Tests, benches and the demos call
+:func:`configure_loopback_dds`, which ignores the opt-out and removes it from the
+environment, so that nothing they start inherits it.
 The variables are read when the DDS participant is created, i.e. by
 ``rclpy.init()``/the first node, so setting them afterwards has no effect.
 
@@ -45,7 +54,12 @@ import random
 import sys
 from pathlib import Path
 
+from robot_tasks.ros.errors import RosError
+
 PROFILE_NAME = "fastdds_localhost.xml"
+# The deployment opt-out: ROBOT_TASKS_DDS=system keeps the user's own DDS configuration.
+OPT_OUT_VARIABLE = "ROBOT_TASKS_DDS"
+OPT_OUT_VALUE = "system"
 # Kilted ignores this one (packets still leave the host); we remove it so nobody relies on it.
 IGNORED_VARIABLE = "ROS_LOCALHOST_ONLY"
 PACKAGE = "robot_tasks"
@@ -68,7 +82,7 @@ PORT_BASE = 7400
 DOMAIN_GAIN = 250
 
 
-class LoopbackConfigError(RuntimeError):
+class LoopbackConfigError(RosError):
     """The loopback DDS profile cannot be found or a setting is invalid."""
 
 
@@ -218,6 +232,7 @@ def configure_loopback_dds(
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
     settings = loopback_dds_settings(domain_id, log_dir, profile_file)
+    os.environ.pop(OPT_OUT_VARIABLE, None)  # forced loopback: nothing started from here opts out
     if "rclpy" in sys.modules and _rclpy_context_ok():
         # Not fatal (a later participant in a new context still reads the env),
         # but worth knowing: the already running one keeps its old settings.
@@ -230,11 +245,45 @@ def configure_loopback_dds(
 
 def loopback_environment(settings: dict[str, str], base: dict[str, str] | None = None) -> dict[str, str]:
     """A child process's environment: ``base`` (default os.environ) + ``settings``
-    (from :func:`loopback_dds_settings`), without the variable Kilted ignores."""
+    (from :func:`loopback_dds_settings`), without the variable Kilted ignores and without
+    the deployment opt-out (a loopback child never opts out)."""
     env = dict(os.environ if base is None else base)
     env.update(settings)
     env.pop(IGNORED_VARIABLE, None)
+    env.pop(OPT_OUT_VARIABLE, None)
     return env
+
+
+def opted_out(environ: dict[str, str] | None = None) -> bool:
+    """True when the deployment asked to keep its own DDS configuration (ROBOT_TASKS_DDS=system)."""
+    return (os.environ if environ is None else environ).get(OPT_OUT_VARIABLE, "").strip() == OPT_OUT_VALUE
+
+
+def deployment_dds_settings(domain_id: int | None = None) -> dict[str, str] | None:
+    """What a user-facing entry point applies: the loopback settings, or None when the
+    deployment opted out (then only an explicit `domain_id` is set)."""
+    if opted_out():
+        return None
+    return loopback_dds_settings(domain_id)
+
+
+def configure_dds(domain_id: int | None = None) -> dict[str, str]:
+    """The DDS set-up of a user-facing entry point (node main, CLI client); call before
+    ``rclpy.init()``. Loopback, unless ROBOT_TASKS_DDS=system: then the environment is left
+    as the user set it (said once on stderr) and an empty dict is returned."""
+    if not opted_out():
+        return configure_loopback_dds(domain_id)
+    if domain_id is not None:
+        os.environ["ROS_DOMAIN_ID"] = str(domain_id)
+    global _OPT_OUT_SAID
+    if not _OPT_OUT_SAID:
+        _OPT_OUT_SAID = True
+        print(f"robot_tasks: {OPT_OUT_VARIABLE}={OPT_OUT_VALUE}: using this machine's own ROS/DDS "
+              f"configuration, not the loopback profile", file=sys.stderr)
+    return {}
+
+
+_OPT_OUT_SAID = False
 
 
 def _rclpy_context_ok() -> bool:

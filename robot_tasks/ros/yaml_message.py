@@ -35,6 +35,8 @@ from typing import Any
 
 import yaml
 
+from robot_tasks.ros.errors import RosError
+
 INT_RANGES = {
     "int8": (-2**7, 2**7 - 1), "uint8": (0, 2**8 - 1),
     "int16": (-2**15, 2**15 - 1), "uint16": (0, 2**16 - 1),
@@ -45,7 +47,7 @@ FLOAT_MAX = {"float": 3.402823466e38, "double": 1.7976931348623157e308, "long do
 TIME_TYPES = {("builtin_interfaces", "msg", "Time"), ("builtin_interfaces", "msg", "Duration")}
 
 
-class MessageFillError(ValueError):
+class MessageFillError(RosError, ValueError):
     """A value does not fit the message field it was given for.
 
     Attributes: ``path`` (e.g. "goal.target.pose.position.x") and ``problem``.

@@ -1,8 +1,10 @@
 """Errors raised by the simulation library; callers catch `SimError`."""
 from __future__ import annotations
 
+from robot_tasks.errors import RobotTasksError
 
-class SimError(Exception):
+
+class SimError(RobotTasksError):
     """Base class of every error robot_tasks.sim raises on purpose."""
 
 

@@ -26,6 +26,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from robot_tasks.tasks.errors import TaskError
+
 from .world_view import Seen, Vec3, distance, horizontal_distance
 
 LOG = logging.getLogger("robot_tasks.tasks.stacking")
@@ -44,7 +46,7 @@ DEFAULT_BASE_CANDIDATES = ((0.50, 0.0), (0.45, 0.20), (0.45, -0.20), (0.60, 0.15
                            (0.35, 0.10), (0.35, -0.10), (0.65, 0.0), (0.50, 0.35), (0.50, -0.35))
 
 
-class StackingError(ValueError):
+class StackingError(TaskError):
     """The stacking task cannot go on as asked (e.g. a cube of the order is not seen)."""
 
 

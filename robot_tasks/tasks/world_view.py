@@ -17,10 +17,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from robot_tasks.tasks.errors import TaskError
+
 Vec3 = tuple[float, float, float]
 
 
-class WorldViewError(ValueError):
+class WorldViewError(TaskError):
     """A detection or pose that cannot be read; the message says which field."""
 
 

@@ -31,7 +31,7 @@ from std_srvs.srv import Trigger
 from raw_node_scripts import SPIN_UNTIL_STOPPED
 
 from robot_tasks.ros.dds import DOMAIN_GAIN, PORT_BASE, find_profile_file
-from robot_tasks.ros.testing import inet_sockets_of, wait_until
+from robot_tasks.testing.harness import inet_sockets_of, wait_until
 
 pytestmark = pytest.mark.ros
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from std_msgs.msg import String
 
-from robot_tasks.ros.testing import (
+from robot_tasks.testing.harness import (
     HarnessError, NodeLauncher, RosTestNode, fastdds_segments, fastdds_segments_of,
     processes_in_group,
 )

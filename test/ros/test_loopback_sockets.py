@@ -31,8 +31,8 @@ from std_msgs.msg import String
 from raw_node_scripts import SPIN_UNTIL_STOPPED
 
 from robot_tasks.ros.dds import find_profile_file
-from robot_tasks.ros.procfs import inet_sockets_of
-from robot_tasks.ros.testing import NodeProcess
+from robot_tasks.testing.procfs import inet_sockets_of
+from robot_tasks.testing.harness import NodeProcess
 
 pytestmark = pytest.mark.ros
 TEST_NODES = Path(__file__).resolve().parent / "nodes"

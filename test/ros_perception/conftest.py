@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))                                  # ros_perception_helpers
 sys.path.insert(0, str(HERE.parent / "fake_camera"))           # record_frames
 
-from robot_tasks.ros.testing import RosTestEnv  # noqa: E402
+from robot_tasks.testing.harness import RosTestEnv  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import time
 import pytest
 from action_msgs.msg import GoalStatus
 
-from robot_tasks.ros.testing import ros_args, wait_until
+from robot_tasks.testing.harness import ros_args, wait_until
 
 from ros_perception_helpers import SERVER_MODULE, Detect, Result, detections_log
 

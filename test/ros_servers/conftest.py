@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # server_helpers
 
-from robot_tasks.ros.testing import RosTestEnv  # noqa: E402
+from robot_tasks.testing.harness import RosTestEnv  # noqa: E402
 
 
 @pytest.fixture(scope="module")

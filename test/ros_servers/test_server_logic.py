@@ -2,26 +2,34 @@
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from robot_tasks.control import ArmKinematics, Pose, interpolation, panda_spec, ur10_spec
-from robot_tasks.control.motion_request import (CARTESIAN, FREE, PLANNED, ErrorCode, FrameMap,
-                                                MotionDefaults, MotionFailure, joint_request,
+from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
+from robot_tasks.control.motion_request import (FrameMap, Motion, MotionDefaults, joint_request,
                                                 pose_distance, pose_request)
-from robot_tasks.ros.arm.joint_state_cache import JointStateCache
-from robot_tasks.ros.arm.motion_planner import MotionPlanner, PlannerSettings
-from robot_tasks.ros.arm.settings import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
+from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
+from robot_tasks.control.robot_defaults import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
                                           pose_from_list)
-from robot_tasks.ros.gripper.logic import (MODE_NOT_SUPPORTED, PARALLEL, SUCTION,
+from robot_tasks.control.gripper_logic import (MODE_NOT_SUPPORTED, PARALLEL, SUCTION,
                                            GripperSettings, ParallelCommand, StallDetector,
                                            SuctionCommand, check_goal, judge_parallel)
 
 DOWN = (1.0, 0.0, 0.0, 0.0)
 PANDA_FRAMES = FrameMap("panda_link0", Pose([0.0, 0.0, 0.625]))
-DEFAULTS = MotionDefaults()
+# The arm server's parameter defaults (declared in nodes/arm_server/parameters.py), as a test's own values.
+DEFAULTS = MotionDefaults(position_tolerance=0.005, orientation_tolerance=0.02, joint_tolerance=0.005,
+                          velocity_scaling=0.5, timeout=30.0)
+PLANNER = PlannerSettings(ik_method="dls", ik_restarts=8, max_dq=0.006, min_steps=40, ramp_time=0.2,
+                          planning_time=2.0, cartesian_step=0.005)
+PARALLEL_GRIPPER = GripperSettings(gripper_type="parallel", max_width=0.08, default_effort=20.0, max_effort=140.0,
+                                   width_tolerance=0.002, stall_margin=0.002, stall_distance=0.0005,
+                                   stall_window=0.2, default_timeout=5.0, suction_settle_time=0.5)
 
 
 def failure_of(fn, *args, **kwargs) -> MotionFailure:
@@ -39,18 +47,18 @@ def panda():
                               PANDA_FRAMES)
     from robot_tasks.control import CollisionChecker
     checker = CollisionChecker.from_urdf_file(kin, spec.urdf_path, spec.package_dirs, boxes)
-    return kin, MotionPlanner(kin, PlannerSettings(), lambda: checker), checker, spec
+    return kin, MotionPlanner(kin, PLANNER, lambda: checker), checker, spec
 
 
 # ------------------------------------------------------------------ goal checks
 def test_world_goal_is_expressed_in_the_base_frame():
-    req = pose_request("world", [0.5, 0.1, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    req = pose_request("world", [0.5, 0.1, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS)
     assert np.allclose(req.target_in_base.position, [0.5, 0.1, 0.275])
     assert req.frame_id == "world"
     assert req.position_tolerance == DEFAULTS.position_tolerance
-    same = pose_request("", [0.5, 0.1, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    same = pose_request("", [0.5, 0.1, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS)
     assert np.allclose(same.target_in_base.position, req.target_in_base.position)
-    base = pose_request("panda_link0", [0.5, 0.1, 0.9], DOWN, CARTESIAN, PANDA_FRAMES, DEFAULTS,
+    base = pose_request("panda_link0", [0.5, 0.1, 0.9], DOWN, Motion.CARTESIAN, PANDA_FRAMES, DEFAULTS,
                         position_tolerance=0.01, velocity_scaling=1.0)
     assert np.allclose(base.target_in_base.position, [0.5, 0.1, 0.9])
     assert (base.position_tolerance, base.velocity_scaling) == (0.01, 1.0)
@@ -65,9 +73,9 @@ def test_frame_map_round_trip_with_a_rotated_base():
 
 
 @pytest.mark.parametrize("args, code, words", [
-    (("world", [math.nan, 0, 1], DOWN, FREE), ErrorCode.INVALID_GOAL, "NaN"),
-    (("world", [0, 0, 1], (0, 0, 0, 0), FREE), ErrorCode.INVALID_GOAL, "zero quaternion"),
-    (("tool0", [0, 0, 1], DOWN, FREE), ErrorCode.INVALID_FRAME, "'tool0'"),
+    (("world", [math.nan, 0, 1], DOWN, Motion.FREE), ErrorCode.INVALID_GOAL, "NaN"),
+    (("world", [0, 0, 1], (0, 0, 0, 0), Motion.FREE), ErrorCode.INVALID_GOAL, "zero quaternion"),
+    (("tool0", [0, 0, 1], DOWN, Motion.FREE), ErrorCode.INVALID_FRAME, "'tool0'"),
     (("world", [0, 0, 1], DOWN, 3), ErrorCode.INVALID_GOAL, "motion 3"),
 ])
 def test_bad_pose_requests(args, code, words):
@@ -79,7 +87,7 @@ def test_bad_pose_requests(args, code, words):
                                           ("velocity_scaling", 1.01), ("orientation_tolerance",
                                                                        math.nan)])
 def test_bad_numbers_in_pose_requests(field, value):
-    failure = failure_of(pose_request, "world", [0.4, 0, 1], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+    failure = failure_of(pose_request, "world", [0.4, 0, 1], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS,
                          **{field: value})
     assert failure.code == ErrorCode.INVALID_GOAL and field in failure.message
 
@@ -119,7 +127,7 @@ def test_joint_state_cache_names_what_is_missing_or_stale():
 
 
 # ------------------------------------------------------------------ planning
-def _check_trajectory(kin, traj, q0, settings=PlannerSettings()):
+def _check_trajectory(kin, traj, q0, settings=PLANNER):
     pts = np.array(traj.positions)
     assert np.allclose(pts[0], q0)
     assert interpolation.max_joint_step(pts) <= settings.max_dq
@@ -130,7 +138,7 @@ def _check_trajectory(kin, traj, q0, settings=PlannerSettings()):
 def test_free_plan_ends_on_the_target(panda):
     kin, planner, _, spec = panda
     q0 = np.array(spec.home)
-    req = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    req = pose_request("world", [0.5, -0.2, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS)
     pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
     dp, angle = pose_distance(kin.fk(pts[-1]), req.target_in_base)
     assert dp < 1e-3 and angle < 1e-2
@@ -139,9 +147,9 @@ def test_free_plan_ends_on_the_target(panda):
 def test_velocity_scaling_stretches_the_trajectory(panda):
     kin, planner, _, spec = panda
     q0 = np.array(spec.home)
-    fast = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+    fast = pose_request("world", [0.5, -0.2, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS,
                         velocity_scaling=1.0)
-    slow = pose_request("world", [0.5, -0.2, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS,
+    slow = pose_request("world", [0.5, -0.2, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS,
                         velocity_scaling=0.25)
     for req in (fast, slow):  # no joint faster than its scaled URDF limit on any segment
         traj = planner.plan_pose(q0, req)
@@ -157,7 +165,7 @@ def test_cartesian_plan_is_a_straight_line(panda):
     q0 = np.array(spec.home)
     start = kin.fk(q0).position
     goal = start + [0.0, 0.0, -0.2]
-    req = pose_request("panda_link0", goal, kin.fk(q0).quaternion, CARTESIAN, PANDA_FRAMES,
+    req = pose_request("panda_link0", goal, kin.fk(q0).quaternion, Motion.CARTESIAN, PANDA_FRAMES,
                        DEFAULTS)
     pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
     xy = np.array([kin.fk(q).position[:2] for q in pts[::5]])
@@ -167,7 +175,7 @@ def test_cartesian_plan_is_a_straight_line(panda):
 def test_planned_path_is_collision_free(panda):
     kin, planner, checker, spec = panda
     q0 = np.array(spec.home)
-    req = pose_request("world", [0.55, 0.35, 0.69], DOWN, PLANNED, PANDA_FRAMES, DEFAULTS)
+    req = pose_request("world", [0.55, 0.35, 0.69], DOWN, Motion.PLANNED, PANDA_FRAMES, DEFAULTS)
     pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
     assert all(checker.is_valid(q) for q in pts[::3])
 
@@ -175,9 +183,9 @@ def test_planned_path_is_collision_free(panda):
 def test_unreachable_and_blocked_targets(panda):
     kin, planner, _, spec = panda
     q0 = np.array(spec.home)
-    far = pose_request("world", [2.0, 0.0, 0.9], DOWN, FREE, PANDA_FRAMES, DEFAULTS)
+    far = pose_request("world", [2.0, 0.0, 0.9], DOWN, Motion.FREE, PANDA_FRAMES, DEFAULTS)
     assert failure_of(planner.plan_pose, q0, far).code == ErrorCode.UNREACHABLE
-    in_table = pose_request("world", [0.5, 0.0, 0.55], DOWN, PLANNED, PANDA_FRAMES, DEFAULTS)
+    in_table = pose_request("world", [0.5, 0.0, 0.55], DOWN, Motion.PLANNED, PANDA_FRAMES, DEFAULTS)
     failure = failure_of(planner.plan_pose, q0, in_table)
     assert failure.code in (ErrorCode.PLANNING_FAILED, ErrorCode.UNREACHABLE)
     assert "table" in failure.message or "IK" in failure.message
@@ -186,17 +194,17 @@ def test_unreachable_and_blocked_targets(panda):
 def test_ur10_free_plan():
     spec = ur10_spec()
     kin = ArmKinematics.from_spec(spec)
-    planner = MotionPlanner(kin)
+    planner = MotionPlanner(kin, PLANNER)
     frames = FrameMap("world", Pose([0.0, 0.0, 0.5]))  # the spec's base frame is the root
     q0 = np.array(spec.home)
-    req = pose_request("world", [0.6, 0.3, 1.0], DOWN, FREE, frames, DEFAULTS)
+    req = pose_request("world", [0.6, 0.3, 1.0], DOWN, Motion.FREE, frames, DEFAULTS)
     pts = _check_trajectory(kin, planner.plan_pose(q0, req), q0)
     assert pose_distance(kin.fk(pts[-1]), req.target_in_base)[0] < 1e-3
 
 
 # ------------------------------------------------------------------ gripper
 def test_gripper_goal_checks():
-    parallel, suction = GripperSettings(), GripperSettings(gripper_type="suction")
+    parallel, suction = PARALLEL_GRIPPER, replace(PARALLEL_GRIPPER, gripper_type="suction")
     assert check_goal(PARALLEL, 0.0, 0.0, False, 0.0, parallel) == ParallelCommand(0.0, 20.0, 5.0)
     assert check_goal(SUCTION, 0.0, 0.0, True, 1.0, suction) == SuctionCommand(True, 1.0)
     assert failure_of(check_goal, SUCTION, 0, 0, True, 0, parallel).code == MODE_NOT_SUPPORTED
@@ -208,7 +216,7 @@ def test_gripper_goal_checks():
 
 
 def test_stall_detection_and_verdicts():
-    s = GripperSettings()
+    s = PARALLEL_GRIPPER
     stall = StallDetector(0.2, 0.0005)
     for i in range(10):                         # closing: 3 mm per 50 ms
         stall.add(i * 0.05, 0.08 - 0.003 * i)
@@ -224,8 +232,8 @@ def test_stall_detection_and_verdicts():
 
 def test_pure_modules_import_without_ros():
     code = ("import sys; import robot_tasks.control.motion_request, "
-            "robot_tasks.ros.arm.motion_planner, robot_tasks.ros.arm.settings, "
-            "robot_tasks.ros.arm.joint_state_cache, robot_tasks.ros.gripper.logic; "
+            "robot_tasks.control.motion_pipeline, robot_tasks.control.robot_defaults, "
+            "robot_tasks.ros.joint_state_cache, robot_tasks.control.gripper_logic; "
             "bad = [m for m in sys.modules if m.startswith(('rclpy', 'pybullet'))]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)

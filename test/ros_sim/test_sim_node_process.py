@@ -10,7 +10,7 @@ import pytest
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 
-from robot_tasks.ros.testing import wait_until
+from robot_tasks.testing.harness import wait_until
 from ros_sim_helpers import CLOCK_QOS, Recorder
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]

@@ -7,9 +7,9 @@ import pytest
 from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock
 
-from robot_tasks.ros.sim.inbox import Inbox, InboxClosed
-from robot_tasks.ros.sim.loop import Ticker
-from robot_tasks.ros.sim.wire import JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
+from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
+from robot_tasks.nodes.sim.loop import Ticker
+from robot_tasks.nodes.sim.wire import JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
 from robot_tasks.sim.objects import ObjectState
 from robot_tasks_interfaces.msg import ObjectStateArray
 from sensor_msgs.msg import JointState

@@ -65,5 +65,5 @@ def test_a_missing_plugin_stops_the_executor_with_a_clear_message(launcher, ros_
     proc = launcher.start_module("robot_tasks.nodes.tree_executor", name="bad_plugin_executor",
                                  params={"plugins": ["no_such_plugin_module"], "include_default_trees": False})
     proc.may_exit = True
-    assert proc.popen.wait(timeout=20.0) == 1
+    assert proc.popen.wait(timeout=20.0) == 2   # a bad parameter (plugins): exit 2, like every node
     assert "can't import plugin module 'no_such_plugin_module'" in proc.log_path.read_text()

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
-from robot_tasks.ros.tree_catalog import (InvalidPayloadError, TreeCatalog, TreeLoadError, UnknownTreeError,
-                                          parse_payload)
-from robot_tasks.ros.tree_runner import NodeTickError, TreeRun
+from robot_tasks.runtime.catalog import TreeCatalog, parse_payload
+from robot_tasks.runtime.errors import InvalidPayloadError, NodeTickError, TreeLoadError, UnknownTreeError
+from robot_tasks.runtime.run import TreeRun
 
 GOOD = """<root BTCPP_format="4" main_tree_to_execute="Main">
   <BehaviorTree ID="Main">

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robot_tasks.bt import NodeStatus, StatefulActionNode, SyncActionNode
-from robot_tasks.ros.bt_topic_nodes import TopicToBlackboard
+from robot_tasks.ros.leaves.topic_nodes import TopicToBlackboard
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToPose

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from robot_tasks.ros.testing import (RosTestEnv, RosTestNode, fastdds_segments,
+from robot_tasks.testing.harness import (RosTestEnv, RosTestNode, fastdds_segments,
                                      fastdds_segments_of)
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]

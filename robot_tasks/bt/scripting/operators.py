@@ -12,12 +12,26 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .values import (FLOAT_EPSILON, INT64_MIN, ConversionError, int_to_double, is_number, normalize,
-                     parse_double_prefix, string_to_double, to_bool, to_double, to_int64,
-                     to_string, type_name)
+from robot_tasks.bt.errors import BehaviorTreeError
+
+from .values import (
+    FLOAT_EPSILON,
+    INT64_MIN,
+    ConversionError,
+    int_to_double,
+    is_number,
+    normalize,
+    parse_double_prefix,
+    string_to_double,
+    to_bool,
+    to_double,
+    to_int64,
+    to_string,
+    type_name,
+)
 
 
-class OperatorError(Exception):
+class OperatorError(BehaviorTreeError):
     """An operator was applied to values it does not accept."""
 
 

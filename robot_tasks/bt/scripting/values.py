@@ -23,13 +23,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from robot_tasks.bt.errors import BehaviorTreeError
+
 MAX_EXACT_INT = 2 ** 53 - 1
 INT64_MIN = -(2 ** 63)
 INT64_MAX = 2 ** 63 - 1
 FLOAT_EPSILON = 1.1920928955078125e-07  # std::numeric_limits<float>::epsilon()
 
 
-class ConversionError(Exception):
+class ConversionError(BehaviorTreeError):
     """A value cannot be converted; the evaluator wraps it into a ScriptError that names
     the operator and the script."""
 

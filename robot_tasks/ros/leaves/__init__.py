@@ -25,8 +25,8 @@ executor: the leaves create clients and subscriptions on first use.
 """
 from __future__ import annotations
 
-from robot_tasks.ros.bt_service_node import ResetScene, SetBoolService, TriggerService
-from robot_tasks.ros.bt_topic_nodes import TopicCondition, TopicToBlackboard
+from robot_tasks.ros.leaves.service_node import ResetScene, SetBoolService, TriggerService
+from robot_tasks.ros.leaves.topic_nodes import TopicCondition, TopicToBlackboard
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose

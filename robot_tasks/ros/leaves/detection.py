@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort
-from robot_tasks.ros.bt_action_node import RosActionNode
+from robot_tasks.ros.leaves.action_node import RosActionNode
 from robot_tasks.ros.leaves.values import parse_string_list
 from robot_tasks.ros.yaml_message import message_to_dict
 
@@ -16,13 +16,8 @@ class DetectObjects(RosActionNode):
     `require_any="true"` an empty result is a FAILURE.
     """
 
+    action_type = "robot_tasks_interfaces/action/DetectObjects"
     default_action_name = "detect_objects"
-
-    def __init__(self, name, config, ros_node):
-        from robot_tasks_interfaces.action import DetectObjects as Action
-
-        self.action_type = Action
-        super().__init__(name, config, ros_node)
 
     @classmethod
     def provided_ports(cls):
@@ -43,8 +38,9 @@ class DetectObjects(RosActionNode):
         return True
 
     def on_result(self, result, status) -> NodeStatus:
-        if result.error_code != result.SUCCESS:
-            return self.fail_with_result(f"error_code {result.error_code}: {result.message}")
+        failed = self.fail_unless_succeeded(result)
+        if failed is not None:
+            return failed
         objects = [message_to_dict(obj) for obj in result.objects]
         outputs = self.config.output_ports
         if "objects" in outputs:

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort
-from robot_tasks.ros.bt_action_node import RosActionNode
+from robot_tasks.ros.error_codes import options
+from robot_tasks.ros.leaves.action_node import RosActionNode
 from robot_tasks.ros.leaves.values import choice
 
-MODES = {"parallel": 0, "suction": 1}
+MODE_NAMES = ("PARALLEL", "SUCTION")   # GripperCommand.Goal constants; numbers from the interface
 
 
 class GripperCommand(RosActionNode):
@@ -16,13 +17,8 @@ class GripperCommand(RosActionNode):
     reports an object (closing on nothing, or suction that caught nothing).
     """
 
+    action_type = "robot_tasks_interfaces/action/GripperCommand"
     default_action_name = "gripper_command"
-
-    def __init__(self, name, config, ros_node):
-        from robot_tasks_interfaces.action import GripperCommand as Action
-
-        self.action_type = Action
-        super().__init__(name, config, ros_node)
 
     @classmethod
     def provided_ports(cls):
@@ -38,7 +34,7 @@ class GripperCommand(RosActionNode):
         ]
 
     def set_goal(self, goal) -> bool:
-        goal.mode = choice(self.get_input("mode"), MODES, "mode")
+        goal.mode = choice(self.get_input("mode"), options(type(goal), MODE_NAMES), "mode")
         goal.width = self.get_input("width")
         goal.max_effort = self.get_input("max_effort")
         goal.suction_on = self.get_input("suction")
@@ -50,8 +46,9 @@ class GripperCommand(RosActionNode):
                             ("measured_width", float(result.width))):
             if port in self.config.output_ports:
                 self.set_output(port, value)
-        if result.error_code != result.SUCCESS:
-            return self.fail_with_result(f"error_code {result.error_code}: {result.message}")
+        failed = self.fail_unless_succeeded(result)
+        if failed is not None:
+            return failed
         if self.get_input("require_object") and not result.object_detected:
             return self.fail_with_result("no object in the gripper")
         return NodeStatus.SUCCESS

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort
-from robot_tasks.ros.bt_action_node import RosActionNode
+from robot_tasks.ros.error_codes import options
+from robot_tasks.ros.leaves.action_node import RosActionNode
 from robot_tasks.ros.leaves.values import choice, parse_float_list, parse_pose, parse_string_list
 
-MOTIONS = {"free": 0, "planned": 1, "cartesian": 2}
+MOTION_NAMES = ("FREE", "PLANNED", "CARTESIAN")   # MoveToPose.Goal constants; numbers from the interface
 
 
 def _motion_settings_ports():
@@ -26,13 +27,8 @@ class MoveToPose(RosActionNode):
     a detected object; `z_offset` is added to z, e.g. to approach 10 cm above it.
     """
 
+    action_type = "robot_tasks_interfaces/action/MoveToPose"
     default_action_name = "move_to_pose"
-
-    def __init__(self, name, config, ros_node):
-        from robot_tasks_interfaces.action import MoveToPose as Action
-
-        self.action_type = Action
-        super().__init__(name, config, ros_node)
 
     @classmethod
     def provided_ports(cls):
@@ -70,7 +66,7 @@ class MoveToPose(RosActionNode):
         p, o = goal.target.pose.position, goal.target.pose.orientation
         p.x, p.y, p.z = position[0], position[1], position[2] + self.get_input("z_offset")
         o.x, o.y, o.z, o.w = quaternion
-        goal.motion = choice(self.get_input("motion"), MOTIONS, "motion")
+        goal.motion = choice(self.get_input("motion"), options(type(goal), MOTION_NAMES), "motion")
         goal.position_tolerance = self.get_input("position_tolerance")
         goal.orientation_tolerance = self.get_input("orientation_tolerance")
         goal.velocity_scaling = self.get_input("velocity_scaling")
@@ -80,9 +76,7 @@ class MoveToPose(RosActionNode):
     def on_result(self, result, status) -> NodeStatus:
         if "position_error" in self.config.output_ports:
             self.set_output("position_error", float(result.position_error))
-        if result.error_code != result.SUCCESS:
-            return self.fail_with_result(f"error_code {result.error_code}: {result.message}")
-        return NodeStatus.SUCCESS
+        return self.fail_unless_succeeded(result) or NodeStatus.SUCCESS
 
 
 class MoveToJoints(RosActionNode):
@@ -92,13 +86,8 @@ class MoveToJoints(RosActionNode):
     e.g. joint_names="j1;j2" positions="0.0;-0.5".
     """
 
+    action_type = "robot_tasks_interfaces/action/MoveToJoints"
     default_action_name = "move_to_joints"
-
-    def __init__(self, name, config, ros_node):
-        from robot_tasks_interfaces.action import MoveToJoints as Action
-
-        self.action_type = Action
-        super().__init__(name, config, ros_node)
 
     @classmethod
     def provided_ports(cls):
@@ -125,6 +114,4 @@ class MoveToJoints(RosActionNode):
     def on_result(self, result, status) -> NodeStatus:
         if "reached_positions" in self.config.output_ports:
             self.set_output("reached_positions", [float(v) for v in result.positions])
-        if result.error_code != result.SUCCESS:
-            return self.fail_with_result(f"error_code {result.error_code}: {result.message}")
-        return NodeStatus.SUCCESS
+        return self.fail_unless_succeeded(result) or NodeStatus.SUCCESS

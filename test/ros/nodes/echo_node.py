@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402
-from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
+from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
@@ -29,7 +29,7 @@ class Echo(Node):
 
 
 def main(args=None) -> int:
-    return spin_node_main(Echo, args)
+    return run_node(Echo, args, configure_dds=False)  # DDS: set up above
 
 
 if __name__ == "__main__":

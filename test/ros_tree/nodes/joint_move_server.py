@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # repo root, for robot_tasks
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402
-from robot_tasks.ros.testing import spin_node_main  # noqa: E402  (imports no ROS)
+from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds(profile_file=os.environ.get("ROBOT_TASKS_TEST_DDS_PROFILE") or None)
 
@@ -123,7 +123,7 @@ class JointMoveServer(Node):
 
 
 def main() -> int:
-    return spin_node_main(JointMoveServer)
+    return run_node(JointMoveServer, configure_dds=False)  # DDS: set up above
 
 
 if __name__ == "__main__":

@@ -1,0 +1,217 @@
+"""The life of one arm goal, shared by MoveToPose and MoveToJoints.
+
+    validate -> wait for state -> plan (worker thread) -> send ONE trajectory ->
+    watch measured joints until within tolerance after the trajectory's end
+
+Exits (codes from MotionFailure/ErrorCode): SUCCESS; CANCELLED (the cancel callback
+already sent a hold); PREEMPTED (a newer goal owns the arm and sends its own
+trajectory); TIMEOUT / TOLERANCE_NOT_MET / CONTROLLER_FAILED / NO_JOINT_STATES (the arm
+is told to hold where it is); INVALID_* / UNREACHABLE / PLANNING_FAILED (nothing was
+sent). Any unexpected exception becomes INTERNAL_ERROR with the traceback in the log:
+a goal never takes the server down.
+
+Times: the goal timeout and the trajectory's duration run on the node clock (sim time
+with use_sim_time, so the server works at any sim speed); liveness checks (joint_states
+age, waiting for the first messages) use wall time.
+"""
+from __future__ import annotations
+
+import math
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
+from robot_tasks.ros.error_codes import result_code
+from robot_tasks.ros.goal_outcome import end_goal
+from robot_tasks.ros.async_tools import sleep, wait_for_worker
+
+POLL_S = 0.01   # wall seconds between checks of the measured state
+
+
+@dataclass
+class GoalSlot:
+    """Book-keeping of one accepted goal."""
+
+    handle: object
+    kind_name: str
+    preempted: bool = False
+    trajectory_sent: bool = False
+    inherited_motion: bool = False   # it preempted a goal whose trajectory may still run
+    finished: bool = False
+    started_wall: float = field(default_factory=time.monotonic)
+
+
+def _clock_seconds(node) -> float:
+    return node.get_clock().now().nanoseconds * 1e-9
+
+
+class GoalExecution:
+    """Runs one goal for `server` (an ArmServer): see the module docstring."""
+
+    def __init__(self, server, slot: GoalSlot, action_type):
+        self.server, self.slot, self.action_type = server, slot, action_type
+        self.kind = None          # PoseGoalKind / JointGoalKind once the model exists
+        self.handle = slot.handle
+        self.request = None
+        self.progress = None
+
+    # ------------------------------------------------------------ outcomes
+    def _finish(self, code: ErrorCode, message: str):
+        """Set the goal's terminal state and build the result."""
+        end_goal(self.handle, code, self.server.get_logger(),
+                 f"{self.slot.kind_name}: {MotionFailure(code, message)}")
+        if self.kind is None:  # failed before robot_description arrived
+            return self.action_type.Result(error_code=result_code(self.action_type.Result, code),
+                                           message=message)
+        return self.kind.result(code, message, self.progress, self.request)
+
+    def _interrupted(self):
+        """CANCELLED / PREEMPTED outcome if the goal was interrupted, else None."""
+        if self.handle.is_cancel_requested:
+            return ErrorCode.CANCELLED, "cancelled; the arm holds its measured position"
+        if self.slot.preempted:
+            return ErrorCode.PREEMPTED, "preempted by a newer goal"
+        return None
+
+    # ------------------------------------------------------------ main
+    async def run(self):
+        try:
+            return await self._run()
+        except MotionFailure as failure:
+            if failure.code not in (ErrorCode.CANCELLED, ErrorCode.PREEMPTED):
+                self._hold_if_moving()
+            return self._finish(failure.code, failure.message)
+        except Exception as exc:  # a bug: report it, keep serving
+            self.server.get_logger().error(f"{self.slot.kind_name} crashed:\n"
+                                           f"{traceback.format_exc()}")
+            self._hold_if_moving()
+            return self._finish(ErrorCode.INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
+        finally:
+            self.slot.finished = True
+            self.server.goal_finished(self.slot)
+
+    def _hold_if_moving(self):
+        if (self.slot.trajectory_sent or self.slot.inherited_motion) and not self.slot.preempted:
+            self.server.send_hold()
+
+    async def _run(self):
+        server, cfg = self.server, self.server.cfg
+        model = await self._wait_for_model()
+        kind = self.kind = self.kind_for(model)
+        self.request = kind.validate(self.handle.request)
+        q0 = await self._wait_for_joints(model)
+        await self._wait_for_clock()
+        await self._wait_for_controller()
+        self.progress = kind.progress(q0, self.request)
+
+        self.handle.publish_feedback(kind.feedback(self.progress, self.request, "planning"))
+        job = server.worker.submit(kind.plan, q0, self.request)
+        trajectory = await wait_for_worker(server, job, POLL_S,
+                                           abandon=lambda: self._interrupted() is not None)
+        stop = self._interrupted()
+        if stop:
+            raise MotionFailure(*stop)
+
+        server.send_trajectory(trajectory, self.slot)
+        t_start = _clock_seconds(server)
+        deadline = t_start + self.request.timeout
+        end = t_start + trajectory.duration
+        goal_q = kind.goal_q(trajectory)
+        planned_travel = float(np.max(np.abs(goal_q - q0)))
+        next_feedback = 0.0
+        while True:
+            stop = self._interrupted()
+            if stop:
+                raise MotionFailure(*stop)
+            q = model.joints(server.joint_cache, cfg.joint_state_timeout)
+            self.progress = kind.progress(q, self.request)
+            now = _clock_seconds(server)
+            settling = now >= end
+            if settling and self.progress.within_tolerance:
+                return self._finish(ErrorCode.SUCCESS, self._success_text(now - t_start))
+            if now >= deadline:
+                raise MotionFailure(ErrorCode.TIMEOUT, f"not within tolerance after "
+                                    f"{self.request.timeout:g} s ({self._error_text()})")
+            if settling and now >= end + cfg.settle_timeout:
+                moved = float(np.max(np.abs(q - q0)))
+                if planned_travel > 0.02 and moved < 0.1 * planned_travel:
+                    raise MotionFailure(ErrorCode.CONTROLLER_FAILED,
+                                        f"the arm moved {moved:.4f} of {planned_travel:.4f} rad "
+                                        f"(is the controller on '{cfg.controller_topic}'?)")
+                raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,
+                                    f"trajectory ended {cfg.settle_timeout:g} s ago, "
+                                    f"{self._error_text()}")
+            wall = time.monotonic()
+            if wall >= next_feedback:
+                next_feedback = wall + 1.0 / cfg.feedback_rate
+                self.handle.publish_feedback(
+                    kind.feedback(self.progress, self.request, "settling" if settling
+                                  else "executing"))
+            await sleep(server, POLL_S)
+
+    def kind_for(self, model):
+        return model.pose_kind if self.slot.kind_name == "move_to_pose" else model.joint_kind
+
+    def _success_text(self, took: float) -> str:
+        return f"reached in {took:.2f} s ({self._error_text()})"
+
+    def _error_text(self) -> str:
+        p = self.progress
+        if self.slot.kind_name == "move_to_pose":
+            return f"position error {p.position_error * 1000:.1f} mm, orientation error " \
+                   f"{math.degrees(p.orientation_error):.2f} deg"
+        return f"max joint error {p.position_error:.4f}"
+
+    # ------------------------------------------------------------ waiting for inputs
+    async def _wait_for(self, ready, what_missing, code=ErrorCode.NO_JOINT_STATES):
+        deadline = time.monotonic() + self.server.cfg.startup_wait
+        while True:
+            value = ready()
+            if value is not None:
+                return value
+            stop = self._interrupted()
+            if stop:
+                raise MotionFailure(*stop)
+            if time.monotonic() >= deadline:
+                raise MotionFailure(code, what_missing())
+            await sleep(self.server, POLL_S)
+
+    async def _wait_for_model(self):
+        server = self.server
+        return await self._wait_for(
+            lambda: server.model,
+            lambda: server.model_problem or f"no robot_description received on "
+                                             f"'{server.description_topic}' within "
+                                             f"{server.cfg.startup_wait:g} s")
+
+    async def _wait_for_joints(self, model):
+        cache, cfg = self.server.joint_cache, self.server.cfg
+        problem = []
+
+        def ready():
+            try:
+                return model.joints(cache, cfg.joint_state_timeout)
+            except MotionFailure as failure:
+                problem[:] = [failure.message]
+                return None
+
+        return await self._wait_for(ready, lambda: f"{problem[0] if problem else ''} (topic "
+                                                   f"'{self.server.joint_states_topic}')")
+
+    async def _wait_for_controller(self):
+        # A trajectory published before DDS matched the controller's subscription is
+        # lost without a trace (seen at startup under load), so wait for the match.
+        server = self.server
+        await self._wait_for(lambda: True if server.trajectory_pub.get_subscription_count() > 0 else None,
+                             lambda: f"no controller subscribed to '{server.trajectory_pub.topic_name}' "
+                                     f"within {server.cfg.startup_wait:g} s",
+                             code=ErrorCode.CONTROLLER_FAILED)
+
+    async def _wait_for_clock(self):
+        if not self.server.use_sim_time:
+            return
+        await self._wait_for(lambda: True if _clock_seconds(self.server) > 0 else None,
+                             lambda: "use_sim_time is set but no /clock has arrived")

@@ -1,0 +1,191 @@
+"""ArmServer: the MoveToPose / MoveToJoints action servers of one arm (the ROS shell).
+
+Talks to the robot only through the topic contract (shared/ARCHITECTURE.md), with names
+relative to the node's namespace:
+    in:  joint_states (sensor_msgs/JointState), robot_description (std_msgs/String, latched)
+    out: <controller_topic> (trajectory_msgs/JointTrajectory, one whole trajectory per goal;
+         default joint_trajectory_controller/joint_trajectory, remappable)
+    actions: move_to_pose (MoveToPose), move_to_joints (MoveToJoints)
+
+One goal owns the arm at a time: a new goal (of either action) preempts the running one,
+which ends PREEMPTED. Cancel publishes a stop ("hold where you are", see send_hold)
+trajectory from inside the cancel callback, so the stop does not wait for the goal loop.
+Kinematics come from robot_description (Pinocchio), never from the simulator.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.node import Node
+from rclpy.qos import (qos_profile_sensor_data)
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_tasks.control import ArmKinematics, CollisionChecker
+from robot_tasks.control.errors import ControlError
+from robot_tasks.control.motion_errors import MotionFailure
+from robot_tasks.ros.qos import LATCHED
+from robot_tasks.nodes.arm_server.conversions import trajectory_msg
+from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
+from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
+from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.control.motion_pipeline import MotionPlanner
+from robot_tasks.nodes.arm_server.parameters import ArmServerConfig, declare_arm_parameters
+from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
+
+
+
+class ArmModel:
+    """Everything built from one robot_description: kinematics, planner, goal kinds."""
+
+    def __init__(self, server: "ArmServer", urdf: str):
+        cfg = server.cfg
+        self.urdf = urdf
+
+        def build():
+            return ArmKinematics.from_urdf_string(urdf, cfg.tip_frame, cfg.joint_names,
+                                                  cfg.base_frame, source="robot_description")
+
+        self.kin = build()             # for the executor thread (measuring, holding)
+        self.planning_kin = build()    # for the worker thread (Pinocchio Data is per thread)
+        self._checker = None
+        self._checker_tried = False
+        self._checker_lock = threading.Lock()
+        self._server = server
+        self.planner = MotionPlanner(self.planning_kin, cfg.planner, self.checker)
+        self.pose_kind = PoseGoalKind(self.planner, self.kin, cfg.frames, cfg.defaults)
+        self.joint_kind = JointGoalKind(self.planner, cfg.defaults)
+
+    def checker(self):
+        """The collision checker, built on first use (PLANNED goals only); None if the
+        description's collision meshes cannot be loaded."""
+        with self._checker_lock:
+            if not self._checker_tried:
+                self._checker_tried = True
+                cfg = self._server.cfg
+                try:
+                    self._checker = CollisionChecker.from_urdf_string(
+                        self.planning_kin, self.urdf, cfg.package_dirs, cfg.obstacles,
+                        padding=cfg.collision_padding)
+                except (ControlError, RuntimeError, ValueError) as exc:
+                    self._server.get_logger().error(f"collision checker unavailable: {exc}")
+            return self._checker
+
+    def joints(self, cache: JointStateCache, max_age: float):
+        return cache.positions(self.kin.joint_names, max_age)
+
+
+class ArmServer(Node):
+    def __init__(self, node_name: str = "arm_server", **kwargs):
+        super().__init__(node_name, **kwargs)
+        self.cfg: ArmServerConfig = declare_arm_parameters(self)
+        self.use_sim_time = bool(self.get_parameter("use_sim_time").value)
+        self.joint_cache = JointStateCache()
+        self.model: ArmModel | None = None
+        self.model_problem = ""
+        self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="arm_plan")
+        self._active: GoalSlot | None = None
+        self._slots: dict = {}
+
+        self.joint_states_topic = "joint_states"
+        self.description_topic = "robot_description"
+        self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
+                                 qos_profile_sensor_data)
+        self.create_subscription(String, self.description_topic, self._on_description, LATCHED)
+        self.trajectory_pub = self.create_publisher(JointTrajectory, self.cfg.controller_topic, 10)
+        for name, action in (("move_to_pose", MoveToPose), ("move_to_joints", MoveToJoints)):
+            ActionServer(self, action, name,
+                         execute_callback=self._make_execute(name),
+                         goal_callback=lambda _goal: GoalResponse.ACCEPT,
+                         handle_accepted_callback=self._accepted(name),
+                         cancel_callback=self._on_cancel)
+        self.get_logger().info(
+            f"arm_server for '{self.cfg.robot}': joints {self.cfg.joint_names}, tip "
+            f"'{self.cfg.tip_frame}' in '{self.cfg.base_frame}', trajectories to "
+            f"'{self.trajectory_pub.topic_name}', use_sim_time={self.use_sim_time}")
+
+    # ------------------------------------------------------------ inputs
+    def _on_description(self, msg: String) -> None:
+        if self.model is not None and self.model.urdf == msg.data:
+            return
+        try:
+            self.model = ArmModel(self, msg.data)
+            self.model_problem = ""
+            self.get_logger().info(f"kinematics ready from robot_description "
+                                   f"({len(msg.data)} chars)")
+        except (ControlError, RuntimeError, ValueError) as exc:
+            self.model = None
+            self.model_problem = f"robot_description unusable: {exc}"
+            self.get_logger().error(self.model_problem)
+
+    # ------------------------------------------------------------ outputs
+    def send_trajectory(self, trajectory, slot: GoalSlot) -> None:
+        if slot is not self._active:  # a newer goal owns the arm now
+            return
+        self.trajectory_pub.publish(trajectory_msg(trajectory))
+        slot.trajectory_sent = True
+
+    def send_hold(self) -> None:
+        """Stop the arm where it is.
+
+        stop_mode "empty" (default) sends a trajectory with no points, which
+        joint_trajectory_controller and the sim read as "stop and hold the current
+        position"; "hold_point" sends one point at the measured joints (time_from_start
+        = stop_time), for controllers that reject empty trajectories.
+        """
+        model = self.model
+        if model is None:
+            return
+        if self.cfg.stop_mode == "empty":
+            msg = JointTrajectory()
+            msg.joint_names = list(model.kin.joint_names)
+            self.trajectory_pub.publish(msg)
+            return
+        try:
+            q = model.joints(self.joint_cache, float("inf"))
+        except MotionFailure:  # nothing measured yet: nothing to hold
+            return
+        hold = model.planner.hold(q)
+        hold.time_from_start = [self.cfg.stop_time]
+        self.trajectory_pub.publish(trajectory_msg(hold))
+
+    # ------------------------------------------------------------ goal handling
+    def _accepted(self, name: str):
+        def accept(handle) -> None:
+            old = self._active
+            slot = GoalSlot(handle, name)
+            if old is not None and not old.finished:
+                old.preempted = True
+                slot.inherited_motion = old.trajectory_sent or old.inherited_motion
+            self._active = slot
+            self._slots[bytes(handle.goal_id.uuid)] = slot
+            handle.execute()
+        return accept
+
+    def _make_execute(self, name: str):
+        action_type = MoveToPose if name == "move_to_pose" else MoveToJoints
+
+        async def execute(handle):
+            slot = self._slots[bytes(handle.goal_id.uuid)]
+            return await GoalExecution(self, slot, action_type).run()
+        return execute
+
+    def _on_cancel(self, handle) -> CancelResponse:
+        slot = self._slots.get(bytes(handle.goal_id.uuid))
+        if slot is not None and slot is self._active and not slot.finished:
+            self.send_hold()  # stop now; the goal loop reports CANCELLED on its next check
+        return CancelResponse.ACCEPT
+
+    def goal_finished(self, slot: GoalSlot) -> None:
+        self._slots.pop(bytes(slot.handle.goal_id.uuid), None)
+        if self._active is slot:
+            self._active = None
+
+    def destroy_node(self):
+        worker = getattr(self, "worker", None)  # absent if __init__ failed on a parameter
+        if worker is not None:
+            worker.shutdown(wait=False, cancel_futures=True)
+        return super().destroy_node()

@@ -1,0 +1,76 @@
+"""The sim node's ROS parameters: declared in one place, checked, with reasons on error.
+
+| parameter          | default | meaning                                                        |
+|--------------------|---------|----------------------------------------------------------------|
+| scene              | franka_stacking | scene name (robot_tasks.sim.scenes)                    |
+| seed               | 0       | scene seed (same seed, same scene)                             |
+| rate               | 240.0   | physics steps per sim second                                   |
+| real_time_factor   | 1.0     | sim seconds per wall second; 0 = as fast as possible           |
+| joint_state_rate   | 100.0   | <ns>/joint_states per sim second                               |
+| clock_rate         | 100.0   | /clock per sim second (raised to joint_state_rate if lower)    |
+| camera_rate        | 5.0     | RGB-D frames per sim second; 0 = camera off                    |
+| camera_width/height| 320/240 | image size in pixels                                           |
+| object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
+| namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
+
+Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
+forced false: this node is the clock source.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from robot_tasks.ros.errors import ParameterError
+from robot_tasks.ros.parameters import declare
+
+
+@dataclass(frozen=True)
+class SimParams:
+    scene: str
+    seed: int
+    rate: float
+    real_time_factor: float
+    joint_state_rate: float
+    clock_rate: float
+    camera_rate: float
+    camera_width: int
+    camera_height: int
+    object_rate: float
+
+
+def declare_sim_params(node, known_scenes) -> SimParams:
+    """Declare every parameter on `node`, read them, and check them (ParameterError)."""
+    def rate(name, default, text, zero_allowed=False):
+        return declare(node, name, default, text, minimum=0.0, open_minimum=not zero_allowed)
+
+    def pixels(name, default):
+        return declare(node, name, default, "camera image size in pixels", minimum=16, maximum=4096)
+
+    scene = declare(node, "scene", "franka_stacking", "scene name (robot_tasks.sim.scenes)")
+    if scene not in known_scenes:
+        raise ParameterError("scene", f": unknown scene {scene!r} (known: {', '.join(sorted(known_scenes))})",
+                             node=node.get_name())
+    js_rate = rate("joint_state_rate", 100.0, "<ns>/joint_states per sim second")
+    return SimParams(
+        scene=scene,
+        seed=declare(node, "seed", 0, "scene seed (same seed, same scene)", minimum=0, maximum=2**32 - 1),
+        rate=rate("rate", 240.0, "physics steps per sim second"),
+        real_time_factor=rate("real_time_factor", 1.0, "sim s per wall s; 0 = as fast as possible",
+                              zero_allowed=True),
+        joint_state_rate=js_rate,
+        clock_rate=max(rate("clock_rate", 100.0, "/clock per sim second"), js_rate),
+        camera_rate=rate("camera_rate", 5.0, "RGB-D frames per sim second; 0 = off", zero_allowed=True),
+        camera_width=pixels("camera_width", 320),
+        camera_height=pixels("camera_height", 240),
+        object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
+    )
+
+
+def robot_namespace(node, robot_name: str) -> str:
+    """Declare and read `namespaces.<robot>` (default: the robot's name); "" = node namespace."""
+    name = f"namespaces.{robot_name}"
+    value = declare(node, name, robot_name, f"topic namespace of {robot_name}").strip("/")
+    if value and not all(part.replace("_", "a").isalnum() and not part[0].isdigit()
+                         for part in value.split("/")):
+        raise ParameterError(name, f": {value!r} is not a valid ROS namespace", node=node.get_name())
+    return value

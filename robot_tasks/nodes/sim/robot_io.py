@@ -1,0 +1,139 @@
+"""One simulated robot's ROS face, shaped like a ros2_control driver.
+
+Under the robot's namespace `<ns>` (see params.robot_namespace):
+
+* publishes `<ns>/joint_states` (sensor_msgs/JointState, every movable joint incl. fingers)
+  and `<ns>/robot_description` (std_msgs/String, transient_local: late joiners get it);
+* subscribes `<ns>/joint_trajectory_controller/joint_trajectory`
+  (trajectory_msgs/JointTrajectory: a whole trajectory; header.stamp = start time in
+  sim time, zero = now; no points = stop and hold, as joint_trajectory_controller does);
+* Panda fingers: subscribes `<ns>/gripper_controller/commands`
+  (std_msgs/Float64MultiArray `[width]` or `[width, max_effort]`, metres / newtons);
+* suction cup: subscribes `<ns>/suction/command` (std_msgs/Bool on/off) and publishes
+  `<ns>/suction/attached` (std_msgs/Bool, transient_local, sent when it changes).
+
+A rejected command changes nothing and is logged with the reason (which names the
+point and field).  Subscription callbacks run on the executor thread and only post
+the message to the node's Inbox; the `_apply_*` methods run on the stepping thread,
+the only thread that touches the World.
+"""
+from __future__ import annotations
+
+import pybullet as p
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool, Float64MultiArray, String
+from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
+
+from robot_tasks.nodes.sim.convert import stamp_seconds, trajectory_from_msg
+from robot_tasks.nodes.sim.wire import JointStateWire
+from robot_tasks.ros.qos import LATCHED
+from robot_tasks.sim.errors import CommandRejected
+from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
+
+TRAJECTORY_TOPIC = "joint_trajectory_controller/joint_trajectory"
+GRIPPER_TOPIC = "gripper_controller/commands"
+SUCTION_COMMAND_TOPIC = "suction/command"
+SUCTION_ATTACHED_TOPIC = "suction/attached"
+
+
+class RobotIO:
+    """Publishers and command subscriptions of one robot of the world."""
+
+    def __init__(self, node, world, robot_name: str, namespace: str, world_time_of):
+        """`world_time_of(ros_seconds)` maps a ROS stamp to the World's own time;
+        `node.inbox` carries commands to the stepping thread."""
+        self.node = node
+        self.world = world
+        self.name = robot_name
+        self.namespace = namespace
+        self._world_time_of = world_time_of
+        self._log = node.get_logger()
+        prefix = f"{namespace}/" if namespace else ""
+        self.topic = lambda rel: prefix + rel
+        self.robot = world.robot(robot_name)
+        self._js_wire = JointStateWire(self.robot.joint_names)
+        self._bind_joints()
+        self._js_pub = node.create_publisher(JointState, self.topic("joint_states"), 10)
+        self._desc_pub = node.create_publisher(String, self.topic("robot_description"), LATCHED)
+        self._desc_pub.publish(String(data=self.robot.robot_description))
+        self._subscribe(JointTrajectoryMsg, TRAJECTORY_TOPIC, self._apply_trajectory)
+        self._attached_pub = None
+        self._attached: bool | None = None
+        if isinstance(self.robot.gripper, ParallelGripper):
+            self._subscribe(Float64MultiArray, GRIPPER_TOPIC, self._apply_gripper)
+        elif isinstance(self.robot.gripper, SuctionGripper):
+            self._subscribe(Bool, SUCTION_COMMAND_TOPIC, self._apply_suction)
+            self._attached_pub = node.create_publisher(Bool, self.topic(SUCTION_ATTACHED_TOPIC), LATCHED)
+            self.poll_gripper()
+
+    def _subscribe(self, msg_type, topic: str, apply) -> None:
+        """Subscribe `topic`; the callback (executor thread) only posts `apply(msg)`."""
+        post = self.node.inbox.post
+        self.node.create_subscription(msg_type, self.topic(topic), lambda msg: post(apply, msg), 10)
+
+    def rebind(self) -> None:
+        """After World.reset(): the Robot object was rebuilt; pick up the new one."""
+        self.robot = self.world.robot(self.name)
+        self._bind_joints()
+        self._attached = None
+        if self._attached_pub is not None:
+            self.poll_gripper()
+
+    # --- state out ------------------------------------------------------------------
+    def _bind_joints(self) -> None:
+        robot = self.robot
+        self._read_args = (robot.body_id, robot.indices(robot.joint_names))
+        self._client = robot.world.client
+
+    def publish_joint_states(self, ros_seconds: float) -> None:
+        """Every movable joint, in URDF order: position, velocity, effort (motor force/torque)."""
+        states = p.getJointStates(*self._read_args, physicsClientId=self._client)
+        self._js_pub.publish(self._js_wire.serialize(
+            ros_seconds, [s[0] for s in states], [s[1] for s in states], [s[3] for s in states]))
+
+    def poll_gripper(self) -> None:
+        """Publish suction/attached when it changed (cheap when it did not)."""
+        if self._attached_pub is None:
+            return
+        attached = self.robot.gripper.state().attached_object != ""
+        if attached != self._attached:
+            self._attached = attached
+            self._attached_pub.publish(Bool(data=attached))
+
+    # --- commands in ----------------------------------------------------------------
+    def _reject(self, what: str, topic: str, reason: str) -> None:
+        self._log.warning(f"{self.name}: rejected {what} on '{self.topic(topic)}': {reason}")
+
+    def _apply_trajectory(self, msg: JointTrajectoryMsg) -> None:
+        controller = self.robot.controller
+        if not msg.points:
+            controller.stop()
+            self._log.info(f"{self.name}: empty trajectory -> stop and hold")
+            return
+        stamp = stamp_seconds(msg.header.stamp)
+        start = None if stamp == 0.0 else self._world_time_of(stamp)
+        try:
+            traj_id = controller.command(trajectory_from_msg(msg), start_time=start)
+        except CommandRejected as err:
+            self._reject("trajectory", TRAJECTORY_TOPIC, err.reason)
+            return
+        self._log.info(f"{self.name}: trajectory {traj_id} accepted ({len(msg.points)} points, "
+                       f"{stamp_seconds(msg.points[-1].time_from_start):.2f} s)")
+
+    def _apply_gripper(self, msg: Float64MultiArray) -> None:
+        data = list(msg.data)
+        if len(data) not in (1, 2):
+            self._reject("gripper command", GRIPPER_TOPIC,
+                         f"data must be [width] or [width, max_effort], got {len(data)} values")
+            return
+        try:
+            self.robot.gripper.command(data[0], data[1] if len(data) == 2 else None)
+        except CommandRejected as err:
+            self._reject("gripper command", GRIPPER_TOPIC, err.reason)
+
+    def _apply_suction(self, msg: Bool) -> None:
+        if msg.data:
+            self.robot.gripper.on()
+        else:
+            self.robot.gripper.off()
+        self.poll_gripper()

@@ -1,0 +1,137 @@
+"""RosClient: how a program that is not a node talks to the ROS graph.
+
+The CLI commands (`execute`, `send-goal`, `watch`), the demo runner, the benches and the
+tests all need the same thing: a node of their own to call actions and read topics,
+without touching rclpy's global context (a test process opens and closes many; a CLI
+must not share Ctrl-C handling with rclpy). A RosClient is
+
+- a private rclpy `Context`, initialised with rclpy's signal handlers off, so Ctrl-C
+  stays a KeyboardInterrupt the caller can answer (cancel its goal, then exit);
+- one node in it and a `SingleThreadedExecutor` (the fast one in rclpy 9.1.2);
+- spun either by the caller (`spin_until(future, deadline)`: a command-line program that
+  waits for one thing at a time) or by a background thread (`start_thread()`: a demo or a
+  test whose callbacks fill state while the main thread waits on it);
+- closed in the order that leaves nothing behind (shared/ros/README.md): executor down,
+  spin thread joined, node destroyed, context shut down.
+
+DDS is set up first: loopback, unless the deployment opted out (ROBOT_TASKS_DDS=system,
+robot_tasks.ros.dds.configure_dds). A caller that set up its own loopback environment
+(the test harness) passes `configure_dds=False`.
+
+    with RosClient("send_goal") as ros:
+        client = ActionClient(ros.node, MoveToPose, "move_to_pose")
+        if not ros.wait_for(client.server_is_ready, timeout=5.0): ...
+        sent = client.send_goal_async(goal)
+        ros.spin_until(sent, deadline=time.monotonic() + 10.0)
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+JOIN_TIMEOUT_S = 10.0
+
+
+class RosClient:
+    """A private context + node + executor; see the module docstring."""
+
+    def __init__(self, name: str, *, configure_dds: bool = True, domain_id: int | None = None):
+        if configure_dds:
+            from robot_tasks.ros.dds import configure_dds as set_up_dds
+
+            set_up_dds()                        # before rclpy.init(): loopback unless opted out
+        import rclpy
+        from rclpy.context import Context
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
+
+        self.context = Context()
+        rclpy.init(context=self.context, domain_id=domain_id,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        self.node = rclpy.create_node(name, context=self.context)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # -- spinning -----------------------------------------------------------------------
+    def start_thread(self) -> "RosClient":
+        """Spin in a daemon thread from now on (callbacks run there)."""
+        self._thread = threading.Thread(target=self._spin, name=f"spin-{self.node.get_name()}", daemon=True)
+        self._thread.start()
+        return self
+
+    def _spin(self) -> None:
+        from rclpy.executors import ExternalShutdownException
+
+        try:
+            self.executor.spin()
+        except ExternalShutdownException:
+            pass
+
+    def spin_until(self, future, deadline: float | None = None) -> bool:
+        """Wait until `future` is done or the monotonic `deadline` passes (True if done).
+        Spins on this thread, unless a spin thread runs (then it only waits)."""
+        while not future.done():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            step = 0.1 if left is None else min(0.1, left)
+            if self._thread is None:
+                self.executor.spin_once(timeout_sec=step)
+            else:
+                time.sleep(min(step, 0.01))
+        return True
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float, poll_s: float = 0.02) -> bool:
+        """Spin (or wait) until `predicate()` is true, at most `timeout` s (True if it became true)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() >= deadline:
+                return False
+            if self._thread is None:
+                self.executor.spin_once(timeout_sec=poll_s)
+            else:
+                time.sleep(poll_s)
+        return True
+
+    # -- goals ----------------------------------------------------------------------------
+    def cancel_when_accepted(self, sent, wait_s: float = 2.0) -> str:
+        """Cancel the goal of `sent` (a send_goal_async future), first waiting up to `wait_s`
+        for it to be accepted, so a goal still in flight is cancelled too. Returns what
+        happened, in words, for the caller to print."""
+        deadline = time.monotonic() + wait_s
+        if not self.spin_until(sent, deadline):
+            return "the goal was never acknowledged by the server; nothing to cancel"
+        handle = sent.result()
+        if not handle.accepted:
+            return "the goal was rejected; nothing to cancel"
+        cancel = handle.cancel_goal_async()
+        if not self.spin_until(cancel, deadline + wait_s):
+            return f"no answer to the cancel request within {wait_s:g} s"
+        return ("goal cancel requested: accepted" if cancel.result().goals_canceling
+                else "goal cancel requested: refused (it may have finished)")
+
+    # -- closing --------------------------------------------------------------------------
+    def close(self) -> None:
+        """Executor down, spin thread joined, node destroyed, context shut down; twice is fine."""
+        import rclpy
+
+        if self._closed:
+            return
+        self._closed = True
+        self.executor.shutdown()
+        if self._thread is not None:
+            self._thread.join(timeout=JOIN_TIMEOUT_S)
+            if self._thread.is_alive():
+                raise RuntimeError(f"the spin thread of {self.node.get_name()} did not stop "
+                                   f"within {JOIN_TIMEOUT_S:g} s")
+        self.node.destroy_node()
+        rclpy.try_shutdown(context=self.context)
+
+    def __enter__(self) -> "RosClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,18 @@
+"""robot_tasks.testing — test your own trees and nodes against real processes over loopback DDS.
+
+The harness this project's own test suite runs on, public so that a team writing its own
+trees, leaves or drivers can test them the same way: real node processes, a real rclpy
+node inside the test, loopback DDS with a fresh ROS_DOMAIN_ID, and a check at the end
+that no process and no Fast DDS shared-memory segment was left behind.
+
+| module       | job                                                                      |
+|--------------|--------------------------------------------------------------------------|
+| `harness.py` | RosTestEnv (domain, log dir, loopback environment), NodeLauncher /        |
+|              | NodeProcess (start, log, stop, check), RosTestNode (a RosClient with      |
+|              | waiting helpers), ActionClients                                           |
+| `procfs.py`  | what a process holds, read from /proc: shared memory, sockets, its group  |
+
+It lives in the package, not under `test/`, because the benches (`bench/ros_roundtrip.py`)
+and users' own suites import it; `test/conftest.py` only wires it to pytest fixtures.
+It needs ROS (rclpy is imported when a RosTestNode is made, not on import).
+"""
