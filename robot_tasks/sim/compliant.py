@@ -57,25 +57,45 @@ class CompliantController:
         self.robot, self.name, self.law, self.sensor = robot, name, law, sensor
         self.motors = TorqueMotors(robot)
         self.active = False
+        self._tare_pending = False
         self.last_state: ArmState | None = None
         self.last_torque = np.zeros(len(robot.arm_joint_names))
         world.add_physics_hook(self._control_step)
 
     def activate(self) -> None:
-        """Take the arm: release the motors, tare the sensor, hold where the arm is now."""
+        """Take the arm: release the motors, tare the sensor, hold where the arm is now.
+
+        The tare is the sensor's reading from the last physics step, made while the previous
+        controller held the arm still and the tool touched nothing. PyBullet updates a
+        joint's reaction wrench only in a physics step, so in a world that has not stepped
+        yet the tare waits for the first step under this controller (and the law is told
+        "no contact", a zero wrench, for that one step). After a teleport, step once first.
+        """
         self.motors.release()
-        if self.sensor is not None:
+        self._tare_pending = self.sensor is not None
+        if self.sensor is not None and self.robot.world.physics_step_count > 0:
             self.sensor.tare()
+            self._tare_pending = False
         self.active = True
 
     def deactivate(self) -> None:
         self.active = False
         self.motors.disengage()
 
+    def _measured_wrench(self):
+        if self.sensor is None:
+            return None
+        if self._tare_pending:
+            if self.robot.world.physics_step_count == 0:
+                return np.zeros(6)
+            self.sensor.tare()
+            self._tare_pending = False
+        return self.sensor.contact_wrench()
+
     def _control_step(self, now: float) -> None:
         if not self.active:
             return
         q, dq = self.motors.read()
-        wrench = self.sensor.contact_wrench() if self.sensor is not None else None
+        wrench = self._measured_wrench()
         self.last_state = ArmState(q, dq, wrench)
         self.last_torque = self.motors.apply(self.law.compute(self.last_state))

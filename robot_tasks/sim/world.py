@@ -14,7 +14,8 @@ Physics rate and sub-steps: `time_step` is the world's step (what `step()` advan
 controllers (the compliant controllers in `compliant.py`) register a *physics hook* and run
 before every physics sub-step, as ros2_control runs a controller next to the hardware at
 its own rate: `World(time_step=1/240, physics_substeps=4)` keeps the 240 Hz world while
-the torque loop runs at 960 Hz. The defaults (1/240 s, one sub-step, no hooks) keep the
+the torque loop runs at 960 Hz. A scene that registers a `min_physics_rate` (franka_press)
+gets enough sub-steps automatically. The defaults (1/240 s, one sub-step, no hooks) keep the
 behaviour every existing scene was tuned with.  Nothing here sleeps or
 reads the wall clock, so a caller can run the world at any speed; a ROS node just calls
 `step()` in its own loop and reads `time`, `robot(..).joint_states()` and cameras.
@@ -38,6 +39,9 @@ class World:
         if int(physics_substeps) < 1 or int(physics_substeps) != physics_substeps:
             raise SimError(f"physics_substeps must be a whole number >= 1, got {physics_substeps}")
         self.time_step = float(time_step)
+        if scene is not None:                   # a torque-control scene asks for more
+            from robot_tasks.sim.scenes import substeps_for
+            physics_substeps = max(int(physics_substeps), substeps_for(scene, self.time_step))
         self.physics_substeps = int(physics_substeps)
         self.physics_time_step = self.time_step / self.physics_substeps
         self.gravity = float(gravity)
