@@ -62,7 +62,7 @@ class CompliantController:
         self.last_torque = np.zeros(len(robot.arm_joint_names))
         world.add_physics_hook(self._control_step)
 
-    def activate(self) -> None:
+    def activate(self, tare: bool = True) -> None:
         """Take the arm: release the motors, tare the sensor, hold where the arm is now.
 
         The tare is the sensor's reading from the last physics step, made while the previous
@@ -70,10 +70,12 @@ class CompliantController:
         joint's reaction wrench only in a physics step, so in a world that has not stepped
         yet the tare waits for the first step under this controller (and the law is told
         "no contact", a zero wrench, for that one step). After a teleport, step once first.
+        `tare=False` keeps the sensor's tare (a hand-over between torque controllers, maybe
+        in contact).
         """
         self.motors.release()
-        self._tare_pending = self.sensor is not None
-        if self.sensor is not None and self.robot.world.physics_step_count > 0:
+        self._tare_pending = self.sensor is not None and tare
+        if self._tare_pending and self.robot.world.physics_step_count > 0:
             self.sensor.tare()
             self._tare_pending = False
         self.active = True

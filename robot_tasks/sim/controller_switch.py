@@ -5,7 +5,10 @@ the default) or one of its compliant torque controllers. Switching stops the old
 
 - to a compliant controller: the trajectory controller drops its trajectory and goes
   inactive (it rejects new trajectories), the position motors are released, the compliant
-  controller starts holding the current pose;
+  controller starts holding the current pose; the F/T sensor is tared when the arm comes
+  from position control (held still, touching nothing) and keeps its tare when one torque
+  controller hands over to another (the tool may be in contact: a guarded approach with
+  "osc" handing over to "hybrid_press");
 - back to "joint_trajectory": the torque loop stops and the trajectory controller holds the
   measured position with the position motors again.
 """
@@ -45,9 +48,10 @@ class ControllerSwitch:
             trajectory.enabled = True
             trajectory.stop()            # position motors hold the measured pose
         else:
+            from_position_control = self.active == TRAJECTORY
             trajectory.resync()
             trajectory.enabled = False
-            self.compliant[name].activate()
+            self.compliant[name].activate(tare=from_position_control)
         self.active = name
 
     def current(self):

@@ -60,3 +60,10 @@ def test_the_press_scene_sub_steps_its_physics_and_keeps_the_world_step():
         assert np.linalg.norm(np.array(arm.ee_pose()[0]) - wall[0]) < 0.05
     with World(scene="franka_press", time_step=1 / 1000) as world:
         assert world.physics_substeps == 1
+
+
+def test_the_guarded_approach_touches_down_gently(press_log):
+    """Gliding in at 2 cm/s under "osc": the touch-down spike stays small (flying in under
+    the 10 N command alone hits at ~0.3 m/s with a 215 N spike)."""
+    a = press_log.arrays()
+    assert np.any(a["phase"] == -2) and a["contact_force"].max() < 60.0
