@@ -22,20 +22,16 @@ The scene needs physics at >= 500 Hz; the World sub-steps automatically.
 from __future__ import annotations
 
 import numpy as np
-import pinocchio as pin
 import pybullet as p
 
-from robot_tasks.control import IkConfig, Pose, solve_ik
-from robot_tasks.control.compliance import (JointImpedanceConfig, JointImpedanceController,
-                                            OperationalSpaceConfig, OperationalSpaceController,
-                                            wall_press_config)
-from robot_tasks.sim.compliant import arm_dynamics
-from robot_tasks.sim.controller_switch import add_compliant_controller
 from robot_tasks.sim.errors import SimError
 from robot_tasks.sim.ft_sensor import ForceTorqueSensor
 from robot_tasks.sim.robots import make_panda
 from robot_tasks.sim.scenes import register_scene
 from robot_tasks.sim.scenes.common import add_plane
+
+# The controllers (robot_tasks.control: Pinocchio) are imported when the scene is built, so
+# listing scenes works with the [sim] extra alone.
 
 WALL_POINT = np.array([0.50, 0.0, 0.30])        # a point of the wall's face, world frame
 WALL_TILT = np.pi / 4
@@ -45,12 +41,14 @@ FINGERTIP_BEYOND_TCP = 0.011                    # closed fingertips, past panda_
 APPROACH_GAP = 0.015
 FT_JOINT = "panda_hand_joint"
 # wall frame: the down-pointing tool frame (x forward, z down) pitched 45° towards the wall
-WALL_ROTATION = pin.utils.rotate("y", -WALL_TILT) @ pin.utils.rotate("x", np.pi)
+WALL_QUATERNION = p.getQuaternionFromEuler([np.pi, -WALL_TILT, 0.0])   # x-y-z: Ry(-45°) Rx(π)
+WALL_ROTATION = np.array(p.getMatrixFromQuaternion(WALL_QUATERNION)).reshape(3, 3)
 
 
-def wall_frame() -> Pose:
+def wall_frame():
     """Pose of the wall frame in the world (= the robot's base frame: it stands at the origin)."""
-    return Pose(WALL_POINT, pin.Quaternion(WALL_ROTATION).coeffs())
+    from robot_tasks.control import Pose
+    return Pose(WALL_POINT, WALL_QUATERNION)
 
 
 def _add_wall(world) -> int:
@@ -68,8 +66,9 @@ def _add_wall(world) -> int:
     return body
 
 
-def _approach_configuration(robot) -> np.ndarray:
+def _approach_configuration(robot, arm_dynamics) -> np.ndarray:
     """Joint positions with the tool pointing into the wall, fingertips APPROACH_GAP away."""
+    from robot_tasks.control import IkConfig, Pose, solve_ik
     kinematics = arm_dynamics(robot).kinematics
     standoff = FINGERTIP_BEYOND_TCP + APPROACH_GAP
     target = Pose(WALL_POINT - standoff * WALL_ROTATION[:, 2], wall_frame().quaternion)
@@ -83,12 +82,18 @@ def _approach_configuration(robot) -> np.ndarray:
 @register_scene("franka_press", "Panda in torque mode pressing a 45°-tilted wall",
                 min_physics_rate=500.0)
 def build(world) -> None:
+    from robot_tasks.control.compliance import (JointImpedanceConfig, JointImpedanceController,
+                                                OperationalSpaceConfig,
+                                                OperationalSpaceController, wall_press_config)
+    from robot_tasks.sim.compliant import arm_dynamics
+    from robot_tasks.sim.controller_switch import add_compliant_controller
+
     add_plane(world)
     _add_wall(world)
     robot = make_panda(world, "panda", inertia_from_file=True)
     robot.reset_joints({"panda_finger_joint1": 0.0, "panda_finger_joint2": 0.0})
     robot.gripper.command(0.0)
-    robot.reset_joints(dict(zip(robot.arm_joint_names, _approach_configuration(robot))))
+    robot.reset_joints(dict(zip(robot.arm_joint_names, _approach_configuration(robot, arm_dynamics))))
     world.landmarks["wall"] = (tuple(WALL_POINT), tuple(wall_frame().quaternion))
     sensor = ForceTorqueSensor(robot, FT_JOINT)
     dynamics = arm_dynamics(robot)
