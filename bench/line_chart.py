@@ -55,7 +55,8 @@ def _draw_panel(draw, panel: Panel, top: int, x_range, x_label: str | None) -> N
     x0, x1 = x_range
 
     def px(x, y):
-        return (left + (x - x0) / (x1 - x0) * (right - left), bottom - (y - low) / (high - low) * (bottom - top))
+        return (left + (x - x0) / (x1 - x0) * (right - left),
+                bottom - (y - low) / (high - low) * (bottom - top))
 
     for y in _ticks(low, high):
         draw.line([px(x0, y), px(x1, y)], fill=GRID)

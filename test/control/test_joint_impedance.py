@@ -75,7 +75,8 @@ def test_holds_the_measured_pose_until_commanded(panda_dynamics):
 @pytest.mark.parametrize("mode, command, message", [
     ("fixed", [0.0] * 6, "expected 7 values, got 6"),
     ("fixed", [0.0] * 6 + [np.nan], "NaN"),
-    ("variable_kp", [0.0] * 7 + [50.0] * 6 + [301.0], r"stiffness\[6\] = 301 is outside its limits \[0, 300\]"),
+    ("variable_kp", [0.0] * 7 + [50.0] * 6 + [301.0],
+     r"stiffness\[6\] = 301 is outside its limits \[0, 300\]"),
     ("variable_kp", [0.0] * 7 + [-1.0] + [50.0] * 6, r"stiffness\[0\] = -1"),
     ("variable", [0.0] * 7 + [50.0] * 7 + [1.0] * 6 + [101.0], r"damping ratio\[6\] = 101"),
     ("variable", [0.0] * 14, "expected 21 values, got 14"),

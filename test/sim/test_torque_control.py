@@ -105,3 +105,19 @@ def test_torque_loop_refuses_a_slow_physics_rate():
         arm = make_panda(world)
         with pytest.raises(SimError, match=">= 500 Hz"):
             add_compliant_controller(arm, "gravity", gravity_only(arm_dynamics(arm)))
+
+
+def test_default_world_keeps_one_physics_step_per_world_step():
+    import pybullet as p
+
+    with World() as world:
+        assert world.physics_substeps == 1 and world.physics_time_step == world.time_step
+        params = p.getPhysicsEngineParameters(physicsClientId=world.client)
+        assert params["fixedTimeStep"] == pytest.approx(1 / 240)
+        world.step(5)
+        assert world.physics_step_count == world.step_count == 5
+    with World(physics_substeps=4) as world:
+        world.step(5)
+        assert world.physics_step_count == 20 and world.time == pytest.approx(5 / 240)
+    with pytest.raises(SimError, match="physics_substeps"):
+        World(physics_substeps=0)

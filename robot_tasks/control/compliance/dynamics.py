@@ -47,10 +47,10 @@ class ArmDynamics:
         self.kinematics = kinematics
         self.model = kinematics.model
         self.data = self.model.createData()
-        self._idx = kinematics._idx
+        self._idx = kinematics.model_indices
         self._tip_id = self.model.getFrameId(kinematics.tip_frame)
-        self._base_rot_t = kinematics._base_rot_t
-        self._base_inv = kinematics._base_inv
+        self._base_inv = kinematics.base_placement.inverse()
+        self._base_rot_t = self._base_inv.rotation.copy()
 
     @property
     def dof(self) -> int:
