@@ -11,7 +11,7 @@ from robot_tasks.control.compliance import (JointImpedanceConfig, JointImpedance
 from robot_tasks.sim import CommandRejected, JointTrajectory, SimError, TrajectoryPoint, World
 from robot_tasks.sim.compliant import arm_dynamics
 from robot_tasks.sim.controller_switch import add_compliant_controller
-from robot_tasks.sim.robots import make_panda
+from robot_tasks.sim.robots import make_panda, make_ur10
 
 from torque_helpers import attach, seconds, torque_panda_world
 
@@ -37,6 +37,17 @@ def test_gravity_compensation_alone_holds_the_arm_still():
             arm.positions(arm.arm_joint_names), np.zeros(7)).gravity, atol=0.05)
 
 
+def test_gravity_compensation_holds_the_ur10_too():
+    """The same law on the other arm (its robot_description carries the suction tool)."""
+    with World(physics_substeps=4) as world:
+        arm = make_ur10(world)
+        world.step(10)
+        attach(arm, "gravity", gravity_only)
+        start = np.array(arm.ee_pose()[0])
+        world.step(seconds(world, 2.0))
+        assert np.linalg.norm(np.array(arm.ee_pose()[0]) - start) < 1e-3
+
+
 @pytest.mark.parametrize("joint, torque", [(1, 3.0), (3, -2.0), (5, 0.8)])
 def test_joint_impedance_statics_external_torque_over_stiffness(joint, torque):
     """kp = 100 N·m/rad, no inertial compensation: Δq_j = τ_ext / kp at rest."""
@@ -54,6 +65,24 @@ def test_joint_impedance_statics_external_torque_over_stiffness(joint, torque):
             f"joint {joint} moved {moved[joint]:.5f} rad, expected {torque / kp:.5f}"
         others = np.delete(moved, joint)
         assert np.max(np.abs(others)) < 0.1 * abs(torque / kp)
+
+
+def test_joint_impedance_statics_with_inertial_compensation():
+    """τ = M (kp e − kd q̇) + g: at rest M kp Δq = τ_ext, so Δq = M⁻¹ τ_ext / kp (all joints)."""
+    kp = 100.0
+    torque = np.array([0.0, 2.0, 0.0, -1.5, 0.0, 0.0, 0.0])
+    with torque_panda_world() as (world, arm):
+        law = attach(arm, "impedance", lambda dyn: JointImpedanceController(JointImpedanceConfig(
+            inertial_compensation=True, gravity_compensation=True, stiffness=kp), dyn))
+        start = arm.positions(arm.arm_joint_names)
+        law.set_command(start)
+        arm.controllers.current().motors.disturbance[:] = torque
+        world.step(seconds(world, 3.0))
+        q = arm.positions(arm.arm_joint_names)
+        expected = np.linalg.solve(law.dynamics.terms(q, np.zeros(7)).mass_matrix, torque) / kp
+        moved = q - start
+        assert np.linalg.norm(moved - expected) < 0.1 * np.linalg.norm(expected), \
+            f"moved {np.round(moved, 4)}, expected {np.round(expected, 4)}"
 
 
 def test_osc_reaches_a_pose_10_cm_away_within_2_mm():
