@@ -16,6 +16,8 @@ it reads only what a real arm measures — `TorqueMotors.read()` (encoders) and 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pybullet as p
 
@@ -25,6 +27,18 @@ from robot_tasks.sim.errors import SimError
 from robot_tasks.sim.torque import TorqueMotors
 
 MIN_TORQUE_RATE = 500.0   # Hz: below this a stiff torque loop in PyBullet turns unstable
+
+
+@dataclass(frozen=True)
+class CompliantState:
+    """What a compliant controller reports (a controller_state topic's content)."""
+
+    name: str
+    active: bool
+    joint_names: list
+    torque: list            # N·m applied in the last physics step (after the effort limits)
+    wrench: list | None     # measured tool-on-environment wrench, base axes, about the TCP
+    physics_rate: float     # Hz, the rate the law runs at
 
 
 def arm_dynamics(robot) -> ArmDynamics:
@@ -83,6 +97,13 @@ class CompliantController:
     def deactivate(self) -> None:
         self.active = False
         self.motors.disengage()
+
+    def state(self) -> CompliantState:
+        wrench = None
+        if self.last_state is not None and self.last_state.wrench is not None:
+            wrench = np.asarray(self.last_state.wrench).tolist()
+        return CompliantState(self.name, self.active, list(self.motors.joint_names),
+                              self.motors.applied.tolist(), wrench, self.robot.world.physics_rate)
 
     def _measured_wrench(self):
         if self.sensor is None:

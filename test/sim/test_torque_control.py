@@ -115,6 +115,10 @@ def test_switching_controllers():
         with pytest.raises(CommandRejected, match="inactive"):
             arm.controller.command(trajectory)
         assert arm.controllers.active == "gravity"
+        world.step(2)
+        report = arm.controllers.current().state()
+        assert report.active and report.wrench is None and report.physics_rate == 960
+        assert report.torque == arm.joint_states(arm.arm_joint_names).effort
         arm.controllers.switch("joint_trajectory")
         goal = arm.positions(arm.arm_joint_names) + 0.1
         arm.controller.command(JointTrajectory(arm.arm_joint_names,
