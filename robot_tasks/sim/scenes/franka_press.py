@@ -37,7 +37,7 @@ WALL_POINT = np.array([0.50, 0.0, 0.30])        # a point of the wall's face, wo
 WALL_TILT = np.pi / 4
 WALL_HALF = (0.25, 0.25, 0.01)
 WALL_FRICTION = 0.05
-FINGERTIP_BEYOND_TCP = 0.011                    # closed fingertips, past panda_grasptarget
+FINGERTIP_BEYOND_TCP = 0.011                    # closed fingertips' AABB past panda_grasptarget
 APPROACH_GAP = 0.015
 FT_JOINT = "panda_hand_joint"
 # wall frame: the down-pointing tool frame (x forward, z down) pitched 45° towards the wall
@@ -66,10 +66,9 @@ def _add_wall(world) -> int:
     return body
 
 
-def _approach_configuration(robot, arm_dynamics) -> np.ndarray:
+def _approach_configuration(robot, kinematics) -> np.ndarray:
     """Joint positions with the tool pointing into the wall, fingertips APPROACH_GAP away."""
     from robot_tasks.control import IkConfig, Pose, solve_ik
-    kinematics = arm_dynamics(robot).kinematics
     standoff = FINGERTIP_BEYOND_TCP + APPROACH_GAP
     target = Pose(WALL_POINT - standoff * WALL_ROTATION[:, 2], wall_frame().quaternion)
     seed = robot.positions(robot.arm_joint_names)
@@ -93,10 +92,11 @@ def build(world) -> None:
     robot = make_panda(world, "panda", inertia_from_file=True)
     robot.reset_joints({"panda_finger_joint1": 0.0, "panda_finger_joint2": 0.0})
     robot.gripper.command(0.0)
-    robot.reset_joints(dict(zip(robot.arm_joint_names, _approach_configuration(robot, arm_dynamics))))
+    dynamics = arm_dynamics(robot)                  # fingers locked closed, as they stay
+    approach = _approach_configuration(robot, dynamics.kinematics)
+    robot.reset_joints(dict(zip(robot.arm_joint_names, approach)))
     world.landmarks["wall"] = (tuple(WALL_POINT), tuple(wall_frame().quaternion))
     sensor = ForceTorqueSensor(robot, FT_JOINT)
-    dynamics = arm_dynamics(robot)
     q_start = robot.positions(robot.arm_joint_names)
     impedance = JointImpedanceController(JointImpedanceConfig(
         inertial_compensation=True, gravity_compensation=True), dynamics)
@@ -109,4 +109,4 @@ def build(world) -> None:
         law.set_nullspace_target(q_start)
     for name, law in (("joint_impedance", impedance), ("osc", osc), ("hybrid_press", press)):
         add_compliant_controller(robot, name, law, sensor)
-    world.view = {"position": (1.1, -1.0, 0.8), "target": (0.45, 0.0, 0.3)}
+    world.view = {"position": (0.9, -1.2, 0.75), "target": (0.4, 0.0, 0.35)}   # from the side
