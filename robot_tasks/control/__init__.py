@@ -11,6 +11,9 @@ joint paths and timed trajectories.
 - collision.CollisionChecker    self + box-obstacle collision checks (coal)
 - planning.plan_joint_path      OMPL RRT-Connect in joint space
 - robot_models                  where the Panda and UR10 URDFs live
+- compliance                    torque-level controllers: joint impedance, operational space,
+                                hybrid force/motion (M, g, J, J̇ from the URDF); import it as
+                                `robot_tasks.control.compliance`
 """
 from .errors import ControlError, InputError, ModelError
 from .pose import Pose

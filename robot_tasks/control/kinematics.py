@@ -128,6 +128,11 @@ class ArmKinematics:
                                   spec.base_frame, spec.locked_joints)
 
     @property
+    def model_indices(self) -> np.ndarray:
+        """Index in the reduced model's q (and v) of each joint, in `joint_names` order."""
+        return self._idx.copy()
+
+    @property
     def base_placement(self) -> pin.SE3:
         """Fixed placement of the base frame in Pinocchio's world (the URDF root)."""
         return self._world_to_base.copy()

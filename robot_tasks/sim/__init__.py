@@ -8,6 +8,11 @@
 
 See world.py (stepping), robot.py (joint maps, states), controller.py (trajectories),
 grippers.py, camera.py, objects.py (ground truth), disturb.py and scenes/.
+
+Torque mode (needs the [control] extra, so import the modules themselves): torque.py
+(motors released, efforts applied per physics step), ft_sensor.py (F/T reading),
+compliant.py (a compliant controller in the physics loop), controller_switch.py
+(trajectory <-> compliant), press_episode.py and scenes/franka_press.py.
 """
 from robot_tasks.sim.camera import Camera, CameraFrame, CameraIntrinsics
 from robot_tasks.sim.controller import ControllerState, JointTrajectoryController

@@ -9,6 +9,9 @@
   joint is within `goal_tolerance` of the last point; if that has not happened
   `goal_time` seconds after the end, the trajectory ends with an `error`.
 * `stop()` holds the current measured position (like cancelling a goal).
+* While a compliant (torque) controller owns the arm (controller_switch.py), this one is
+  inactive, as an inactive ros2_control controller: it rejects trajectories and sends
+  nothing to the motors.
 
 Motors run PyBullet POSITION_CONTROL with target velocities and the URDF effort limits
 as force limits.  Time is sim time, so the controller works at any real-time factor.
@@ -60,6 +63,7 @@ class JointTrajectoryController:
         self.trajectory_id = 0
         self.goal_reached = False
         self.error_message = ""
+        self.enabled = True           # False while another controller owns the joints
         self.resync()
 
     # --- commands ---------------------------------------------------------------
@@ -69,6 +73,9 @@ class JointTrajectoryController:
         `start_time` is the sim time of t=0 (a header stamp); default: now.
         """
         try:
+            if not self.enabled:
+                raise CommandRejected("joint_trajectory_controller is inactive: a compliant "
+                                      "controller owns the arm (switch back first)")
             interp = self._validate(trajectory)
         except CommandRejected as err:
             self.error_message = f"rejected: {err.reason}"
@@ -83,6 +90,9 @@ class JointTrajectoryController:
 
     def stop(self) -> None:
         """Abandon any trajectory and hold the measured position."""
+        if not self.enabled:
+            self.resync()
+            return
         self._interp = None
         self._desired = self._measured()
         self._desired_vel = np.zeros(len(self.joint_names))
@@ -98,7 +108,7 @@ class JointTrajectoryController:
     def update(self, now: float) -> None:
         """Called by the World before each physics step."""
         interp = self._interp
-        if interp is None:
+        if interp is None or not self.enabled:
             return
         t = now - self._start
         if t < 0.0:                       # a future start time: keep holding

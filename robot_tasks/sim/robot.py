@@ -51,13 +51,17 @@ class Robot:
 
     def __init__(self, world: "World", name: str, urdf_path: str, robot_description: str,
                  base_position: Sequence[float], base_orientation: Sequence[float],
-                 arm_joint_names: Sequence[str], ee_link: str, home: dict | None = None):
+                 arm_joint_names: Sequence[str], ee_link: str, home: dict | None = None,
+                 inertia_from_file: bool = False):
         self.world = world
         self.name = name
         self.robot_description = robot_description
         cid = world.client
+        # PyBullet recomputes link inertia tensors from the collision shapes unless told to
+        # keep the URDF's; a model-based torque controller needs the URDF's (facts doc §8).
+        flags = p.URDF_USE_INERTIA_FROM_FILE if inertia_from_file else 0
         self.body_id = p.loadURDF(str(urdf_path), list(base_position), list(base_orientation),
-                                  useFixedBase=True, physicsClientId=cid)
+                                  useFixedBase=True, flags=flags, physicsClientId=cid)
         # The robot must never fall asleep: a sleeping body ignores new motor targets.
         p.changeDynamics(self.body_id, -1, activationState=p.ACTIVATION_STATE_DISABLE_SLEEPING,
                          physicsClientId=cid)
@@ -81,6 +85,7 @@ class Robot:
         self.ee_link_index = self.link_index(ee_link)
         self.home = dict(home or {})
         self.controller = None   # set by the factory: JointTrajectoryController
+        self.controllers = None  # ControllerSwitch once a compliant controller is added
         self.gripper = None      # ParallelGripper, SuctionGripper or None
         if self.home:
             self.reset_joints(self.home)
@@ -103,12 +108,21 @@ class Robot:
 
     # --- state ---------------------------------------------------------------------
     def joint_states(self, names: Sequence[str] | None = None) -> JointStates:
-        """Measured position/velocity/effort (applied motor torque or force) of joints."""
+        """Measured position/velocity/effort (applied motor torque or force) of joints.
+
+        In torque mode (a compliant controller active) the arm joints' effort is the torque
+        the controller applied this step.
+        """
         names = self.joint_names if names is None else list(names)
         idx = self._indices if names is self.joint_names else self.indices(names)
         states = p.getJointStates(self.body_id, idx, physicsClientId=self.world.client)
-        return JointStates(names, [s[0] for s in states], [s[1] for s in states],
-                           [s[3] for s in states])
+        effort = [s[3] for s in states]
+        torque_loop = self.controllers.current() if self.controllers is not None else None
+        if torque_loop is not None:
+            # PyBullet reports no effort for TORQUE_CONTROL joints: use the applied torques.
+            applied = dict(zip(torque_loop.motors.joint_names, torque_loop.motors.applied))
+            effort = [float(applied.get(n, e)) for n, e in zip(names, effort)]
+        return JointStates(names, [s[0] for s in states], [s[1] for s in states], effort)
 
     def positions(self, names: Sequence[str] | None = None) -> np.ndarray:
         return np.array(self.joint_states(names).position)

@@ -31,11 +31,13 @@ def panda_description() -> tuple[str, str]:
     return str(path), absolutize_mesh_paths(path.read_text(), path.parent)
 
 
-def make_panda(world, name: str = "panda", position=(0, 0, 0), yaw: float = 0.0) -> Robot:
+def make_panda(world, name: str = "panda", position=(0, 0, 0), yaw: float = 0.0,
+               inertia_from_file: bool = False) -> Robot:
+    """The Panda; `inertia_from_file` keeps the URDF inertias (for torque control)."""
     urdf_path, description = panda_description()
     orn = p.getQuaternionFromEuler([0, 0, yaw])
     robot = Robot(world, name, urdf_path, description, position, orn, PANDA_ARM,
-                  "panda_grasptarget", PANDA_HOME)
+                  "panda_grasptarget", PANDA_HOME, inertia_from_file=inertia_from_file)
     robot.controller = JointTrajectoryController(robot)
     robot.gripper = ParallelGripper(robot)
     world.add_robot(robot)

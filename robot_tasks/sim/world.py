@@ -7,7 +7,16 @@
         states = world.object_states()
 
 Each `step()` first lets controllers, grippers and scene updaters (a conveyor) act at
-the current sim time, then advances physics by one fixed step.  Nothing here sleeps or
+the current sim time, then advances physics by one fixed step.
+
+Physics rate and sub-steps: `time_step` is the world's step (what `step()` advances and
+`time` counts); `physics_substeps` splits it into that many physics steps. Torque-level
+controllers (the compliant controllers in `compliant.py`) register a *physics hook* and run
+before every physics sub-step, as ros2_control runs a controller next to the hardware at
+its own rate: `World(time_step=1/240, physics_substeps=4)` keeps the 240 Hz world while
+the torque loop runs at 960 Hz. A scene that registers a `min_physics_rate` (franka_press)
+gets enough sub-steps automatically. The defaults (1/240 s, one sub-step, no hooks) keep the
+behaviour every existing scene was tuned with.  Nothing here sleeps or
 reads the wall clock, so a caller can run the world at any speed; a ROS node just calls
 `step()` in its own loop and reads `time`, `robot(..).joint_states()` and cameras.
 """
@@ -18,7 +27,7 @@ from typing import Callable
 import numpy as np
 import pybullet as p
 
-from robot_tasks.sim.errors import UnknownName
+from robot_tasks.sim.errors import SimError, UnknownName
 from robot_tasks.sim.objects import ObjectState, SimObject, read_state
 
 
@@ -26,8 +35,15 @@ class World:
     """A deterministic physics world.  Same scene + seed + commands give the same states."""
 
     def __init__(self, scene: str | None = None, seed: int = 0, time_step: float = 1.0 / 240.0,
-                 gravity: float = -9.81, **scene_options):
+                 gravity: float = -9.81, physics_substeps: int = 1, **scene_options):
+        if int(physics_substeps) < 1 or int(physics_substeps) != physics_substeps:
+            raise SimError(f"physics_substeps must be a whole number >= 1, got {physics_substeps}")
         self.time_step = float(time_step)
+        if scene is not None:                   # a torque-control scene asks for more
+            from robot_tasks.sim.scenes import substeps_for
+            physics_substeps = max(int(physics_substeps), substeps_for(scene, self.time_step))
+        self.physics_substeps = int(physics_substeps)
+        self.physics_time_step = self.time_step / self.physics_substeps
         self.gravity = float(gravity)
         self.client = p.connect(p.DIRECT)
         self.scene_name = scene
@@ -40,7 +56,7 @@ class World:
         p.resetSimulation(physicsClientId=cid)
         p.setGravity(0, 0, self.gravity, physicsClientId=cid)
         # deterministicOverlappingPairs sorts broadphase pairs: same calls -> same result.
-        p.setPhysicsEngineParameter(fixedTimeStep=self.time_step, deterministicOverlappingPairs=1,
+        p.setPhysicsEngineParameter(fixedTimeStep=self.physics_time_step, deterministicOverlappingPairs=1,
                                     physicsClientId=cid)
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
@@ -50,6 +66,8 @@ class World:
         self.objects: dict[str, SimObject] = {}
         self.cameras: dict = {}
         self.updaters: list[Callable[["World"], None]] = []
+        self.physics_hooks: list[Callable[[float], None]] = []   # run before each physics step
+        self.physics_step_count = 0
         self.held_bodies: set[int] = set()          # bodies a gripper holds right now
         self.static_bodies: dict[str, int] = {}     # table, plane, pallet ... by name
         self.view = {"position": (1.6, -1.2, 1.5), "target": (0.4, 0.0, 0.6)}  # snapshot camera
@@ -88,9 +106,25 @@ class World:
                     robot.gripper.update(self.time)
             for updater in self.updaters:
                 updater(self)
-            p.stepSimulation(physicsClientId=cid)
+            self._physics_steps(cid)
             self.step_count += 1
             self.time = self.step_count * self.time_step   # no drift from summing floats
+
+    def _physics_steps(self, cid: int) -> None:
+        """One world step of physics: `physics_substeps` steps, hooks before each."""
+        hooks = self.physics_hooks
+        for _ in range(self.physics_substeps):
+            if hooks:
+                now = self.physics_step_count * self.physics_time_step
+                for hook in hooks:
+                    hook(now)
+            p.stepSimulation(physicsClientId=cid)
+            self.physics_step_count += 1
+
+    @property
+    def physics_rate(self) -> float:
+        """Physics (and torque-loop) steps per simulated second."""
+        return 1.0 / self.physics_time_step
 
     def step_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Step until predicate() is true or `timeout` sim seconds pass; return predicate()."""
@@ -112,6 +146,10 @@ class World:
 
     def add_camera(self, name: str, camera) -> None:
         self.cameras[name] = camera
+
+    def add_physics_hook(self, fn: Callable[[float], None]) -> None:
+        """Register fn(sim_time) to run before every physics sub-step (a torque loop)."""
+        self.physics_hooks.append(fn)
 
     def add_updater(self, fn: Callable[["World"], None]) -> None:
         """Register a function called with the world before every physics step."""

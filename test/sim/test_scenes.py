@@ -9,15 +9,16 @@ from robot_tasks.sim.disturb import drag_object
 
 pytestmark = pytest.mark.sim
 
-ALL_SCENES = ["banana_bowl", "franka_pyramid", "franka_stacking", "ur10_palletizing"]
+ALL_SCENES = ["banana_bowl", "franka_pyramid", "franka_stacking", "ur10_palletizing"]  # seeded
+TORQUE_SCENES = ["franka_press"]          # no random content: tested in test_franka_press.py
 
 
 def _poses(world):
     return {s.name: np.concatenate([s.position, s.orientation]) for s in world.object_states()}
 
 
-def test_registry_lists_the_four_scenes_and_rejects_unknown_names():
-    assert scene_names() == ALL_SCENES
+def test_registry_lists_the_scenes_and_rejects_unknown_names():
+    assert scene_names() == sorted(ALL_SCENES + TORQUE_SCENES)
     with pytest.raises(UnknownName, match="unknown scene 'franka_stack'.*franka_stacking"):
         World(scene="franka_stack")
 

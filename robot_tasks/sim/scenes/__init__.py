@@ -5,10 +5,15 @@
 
 A builder receives the fresh World (its `rng` already seeded) and adds robots, objects,
 cameras and updaters.  Same seed -> same scene; `world.reset(seed)` rebuilds.
+
+A scene that runs torque controllers states the physics rate it needs
+(`min_physics_rate`); the World then sub-steps its physics that much (`physics_substeps`)
+and keeps its own step, so callers see the same `time_step` for every scene.
 """
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -20,17 +25,19 @@ class SceneSpec:
     name: str
     description: str
     builder: Callable
+    min_physics_rate: float = 0.0      # Hz; > 0 for scenes with torque-level controllers
 
 
 SCENES: dict[str, SceneSpec] = {}
-_MODULES = ("franka_stacking", "banana_bowl", "franka_pyramid", "ur10_palletizing")
+_MODULES = ("franka_stacking", "banana_bowl", "franka_pyramid", "ur10_palletizing",
+            "franka_press")
 
 
-def register_scene(name: str, description: str):
+def register_scene(name: str, description: str, min_physics_rate: float = 0.0):
     """Decorator: register `builder(world, **options)` under `name`."""
 
     def wrap(fn):
-        SCENES[name] = SceneSpec(name, description, fn)
+        SCENES[name] = SceneSpec(name, description, fn, float(min_physics_rate))
         return fn
 
     return wrap
@@ -44,6 +51,19 @@ def _load_all() -> None:
 def scene_names() -> list[str]:
     _load_all()
     return sorted(SCENES)
+
+
+def scene_spec(name: str) -> SceneSpec:
+    _load_all()
+    if name not in SCENES:
+        raise UnknownName("scene", name, SCENES)
+    return SCENES[name]
+
+
+def substeps_for(name: str, time_step: float) -> int:
+    """Physics sub-steps per world step that give scene `name` its minimum physics rate."""
+    rate = scene_spec(name).min_physics_rate
+    return max(1, math.ceil(rate * time_step - 1e-9)) if rate > 0 else 1
 
 
 def build_scene(world, name: str, **options) -> None:
