@@ -6,7 +6,7 @@ Starts its own processes on loopback DDS with a random ROS_DOMAIN_ID and stops t
 at the end (robot_tasks.testing.harness does both):
 
 1. action round trip: a MoveToJoints test server that succeeds at once
-   (test/ros_tree/nodes/joint_move_server.py, duration_s=0); the client here sends
+   (test/support/joint_move_server.py, duration_s=0); the client here sends
    N goals one after the other and times send_goal -> result (accept + result).
    Target: median < 10 ms.
 2. ExecuteTree round trip of a one-node tree (AlwaysSuccess): what a caller of the
@@ -30,7 +30,7 @@ from pathlib import Path
 from robot_tasks.bt import InputPort, NodeStatus, StatefulActionNode
 
 REPO = Path(__file__).resolve().parents[1]
-SERVER_SCRIPT = REPO / "test" / "ros_tree" / "nodes" / "joint_move_server.py"
+SERVER_SCRIPT = REPO / "test" / "support" / "joint_move_server.py"
 TARGET_ROUNDTRIP_MS = 10.0
 TICK_HZ = 100.0
 

@@ -18,15 +18,26 @@ Per module (a module that starts its slow nodes once and shares them between its
 - ``probe``           an in-test node on ``module_launcher``, named after the module
 Per session:
 - ``ros_env``         fresh free ROS_DOMAIN_ID + temp ROS_LOG_DIR, applied to this process.
-                      A folder that wants a domain per module overrides it (ros_servers).
+                      A folder that wants a domain per module overrides it (nodes/arm_server).
+For the tree_executor and its leaves (nodes/tree_executor, ros/leaves, commands):
+- ``short_lease_profile``: a copy of the loopback Fast DDS profile for a server that
+  is SIGKILLed: its participant announces a 1 s lease (the shipped 10 s lease would
+  keep a dead server in the graph for 10 s) and uses UDP on 127.0.0.1 only, no
+  shared memory, so the killed process leaves no /dev/shm/fastdds_* files behind;
+- ``start_server(**params)``: the test MoveToJoints server (support/joint_move_server.py),
+  returning (process, events) where events() reads its JSON-lines event log;
+- ``start_executor(**params)``: robot_tasks.nodes.tree_executor with support/trees/, waited for until its ExecuteTree server is ready.
 """
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pytest
+from paths import SUPPORT, TEST_TREES
 
-from robot_tasks.ros.dds import OPT_OUT_VARIABLE
+from robot_tasks.ros.dds import OPT_OUT_VARIABLE, find_profile_file
 from robot_tasks.testing.harness import (ActionClients, NodeLauncher, RosTestEnv, RosTestNode,
                                          safe_node_name)
 
@@ -75,3 +86,66 @@ def probe(ros_env, module_launcher, request):
                        ros_env, launcher=module_launcher)
     yield node
     node.close()
+
+
+# ---- the tree_executor and a test MoveToJoints server ---------------------------------
+JOINT_MOVE_SERVER = SUPPORT / "joint_move_server.py"
+
+
+@pytest.fixture(scope="session")
+def short_lease_profile(tmp_path_factory) -> Path:
+    text = find_profile_file().read_text()
+    shortened = text.replace("<leaseDuration><sec>10</sec></leaseDuration>",
+                             "<leaseDuration><sec>1</sec></leaseDuration>")
+    no_shm = shortened.replace("<transport_id>shm_transport</transport_id>\n        </userTransports>",
+                               "</userTransports>")
+    assert shortened != text and no_shm != shortened, \
+        "the shipped DDS profile changed: update the replacements in short_lease_profile"
+    shortened = no_shm
+    path = tmp_path_factory.mktemp("dds") / "fastdds_short_lease.xml"
+    path.write_text(shortened)
+    return path
+
+
+class EventLog:
+    """The test server's JSON-lines event log."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __call__(self) -> list[dict]:
+        if not self.path.exists():
+            return []
+        return [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+
+    def names(self) -> list[str]:
+        return [e["event"] for e in self()]
+
+
+@pytest.fixture
+def start_server(launcher, tmp_path):
+    count = [0]
+
+    def start(name: str = "joint_move_server", extra_env: dict | None = None, **params):
+        count[0] += 1
+        events = EventLog(tmp_path / f"events_{count[0]}.jsonl")
+        params.setdefault("event_log", str(events.path))
+        proc = launcher.start_script(JOINT_MOVE_SERVER, name=name, params=params, extra_env=extra_env)
+        return proc, events
+
+    return start
+
+
+@pytest.fixture
+def start_executor(launcher, ros_node, action_clients):
+    from robot_tasks_interfaces.action import ExecuteTree
+
+    def start(name: str = "tree_executor", extra_env: dict | None = None, **params):
+        params.setdefault("tree_dirs", [str(TEST_TREES)])
+        params.setdefault("include_default_trees", False)
+        proc = launcher.start_module("robot_tasks.nodes.tree_executor", name=name, params=params,
+                                     extra_env=extra_env)
+        action_clients.wait_for_server(ExecuteTree, params.get("action_name", "execute_tree"), timeout=15.0)
+        return proc
+
+    return start

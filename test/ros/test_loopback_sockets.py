@@ -23,9 +23,9 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
-from pathlib import Path
 
 import pytest
+from paths import SUPPORT
 from std_msgs.msg import String
 
 from raw_node_scripts import SPIN_UNTIL_STOPPED
@@ -35,7 +35,7 @@ from robot_tasks.testing.procfs import inet_sockets_of
 from robot_tasks.testing.harness import NodeProcess
 
 pytestmark = pytest.mark.ros
-TEST_NODES = Path(__file__).resolve().parent / "nodes"
+TEST_NODES = SUPPORT
 
 # A pub/sub node started from a bare environment (it does not call
 # configure_loopback_dds itself), for the control case.

@@ -1,0 +1,132 @@
+"""`robot-tasks send-goal` against a real action server subprocess, over loopback DDS."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from paths import SUPPORT
+import yaml
+
+from robot_tasks.cli import main as cli_main
+from robot_tasks_interfaces.action import MoveToPose
+
+pytestmark = pytest.mark.ros
+TEST_NODES = SUPPORT
+MOVE = "robot_tasks_interfaces/action/MoveToPose"
+
+
+def send_goal(ros_env, *args, timeout=30.0):
+    """Run the CLI as a real process with the session's DDS environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "robot_tasks.cli", "send-goal", *args],
+        env=ros_env.subprocess_env(), capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def move_server(launcher, ros_node):
+    def start(name="move_to_pose", **params):
+        proc = launcher.start_script(TEST_NODES / "fake_move_server.py", name=f"server_{name}",
+                                     params={"action_name": name, **params})
+        ros_node.wait_for_action_server(MoveToPose, name)
+        return proc
+    return start
+
+
+def test_goal_succeeds_with_feedback_and_yaml_result(ros_env, move_server):
+    move_server()
+    run = send_goal(ros_env, "/move_to_pose", MOVE,
+                    "{target: {header: {frame_id: world}, pose: {position: {x: 0.3, y: -0.2}}}, motion: 1}",
+                    "--feedback")
+    assert run.returncode == 0, run.stderr
+    docs = list(yaml.safe_load_all(run.stdout))
+    feedback = [d["feedback"] for d in docs if "feedback" in d]
+    # ROS 2 actions do not guarantee the first feedback: the server may publish it
+    # before its feedback publisher has matched the new client's subscription
+    values = [f["distance_remaining"] for f in feedback]
+    assert values and set(values) <= {3.0, 2.0, 1.0} and values == sorted(values, reverse=True), values
+    final = docs[-1]
+    assert final["status"] == "SUCCEEDED"
+    assert final["result"]["error_code"] == MoveToPose.Result.SUCCESS
+    # the server echoes the target: the goal crossed DDS intact
+    assert final["result"]["final_pose"]["header"]["frame_id"] == "world"
+    assert final["result"]["final_pose"]["pose"]["position"] == {"x": 0.3, "y": -0.2, "z": 0.0}
+    assert "goal finished with status SUCCEEDED" in run.stderr
+
+
+def test_without_feedback_flag_only_the_result_is_printed(ros_env, move_server):
+    move_server()
+    run = send_goal(ros_env, "move_to_pose", "robot_tasks_interfaces/MoveToPose")  # short type form
+    assert run.returncode == 0, run.stderr
+    docs = list(yaml.safe_load_all(run.stdout))
+    assert len(docs) == 1 and docs[0]["status"] == "SUCCEEDED"
+
+
+def test_aborted_goal_exits_1_with_the_error_code(ros_env, move_server):
+    move_server()
+    run = send_goal(ros_env, "/move_to_pose", MOVE, "{target: {header: {frame_id: camera}}}")
+    assert run.returncode == 1, run.stderr
+    final = list(yaml.safe_load_all(run.stdout))[-1]
+    assert final["status"] == "ABORTED"
+    assert final["result"]["error_code"] == MoveToPose.Result.INVALID_FRAME
+    assert final["result"]["message"] == "unknown frame 'camera'"
+
+
+def test_timeout_cancels_the_goal_on_the_server(ros_env, move_server, launcher):
+    server = move_server(steps=200, step_s=0.05)  # a 10 s "motion"
+    start = time.monotonic()
+    run = send_goal(ros_env, "/move_to_pose", MOVE, "{}", "--timeout", "1.0")
+    assert run.returncode == 1, run.stderr
+    assert "timed out after 1 s; cancelling the goal" in run.stderr
+    assert "goal cancel requested: accepted" in run.stderr
+    assert time.monotonic() - start < 8.0
+    deadline = time.monotonic() + 5.0
+    while "goal canceled" not in server.tail() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "goal canceled" in server.tail()
+
+
+def test_ctrl_c_cancels_the_goal_and_exits_130(ros_env, move_server):
+    server = move_server(steps=200, step_s=0.05)
+    cli = subprocess.Popen([sys.executable, "-m", "robot_tasks.cli", "send-goal", "/move_to_pose", MOVE,
+                            "{}", "--feedback"], env=ros_env.subprocess_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert cli.stdout.readline() == "---\n"  # first feedback: the goal is running
+        cli.send_signal(signal.SIGINT)
+        out, err = cli.communicate(timeout=10)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 130, err
+    assert "interrupted; cancelling the goal" in err and "cancel requested: accepted" in err
+    deadline = time.monotonic() + 5.0
+    while "goal canceled" not in server.tail() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "goal canceled" in server.tail()
+
+
+def test_missing_server_fails_clearly_within_the_server_timeout(ros_env, ros_node):
+    start = time.monotonic()
+    run = send_goal(ros_env, "/nobody_home", MOVE, "{}", "--server-timeout", "0.5")
+    assert run.returncode == 3
+    assert "no action server '/nobody_home' after 0.5 s" in run.stderr
+    assert time.monotonic() - start < 10.0  # process start + 0.5 s, not a hang
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("args, message", [
+    ([MOVE, "{target: {pose: {position: {x: abc}}}}"],
+     "error: goal.target.pose.position.x: expected float, got 'abc'"),
+    ([MOVE, "{velocity: 1}"], "error: goal.velocity: unknown field 'velocity'"),
+    (["robot_tasks_interfaces/action/Nope", "{}"], "has no action named 'Nope'"),
+    (["no_such_pkg/action/X", "{}"], "cannot import action type 'no_such_pkg/action/X'"),
+    (["geometry_msgs/Pose", "{}"], "cannot import action type 'geometry_msgs/Pose'"),
+    (["just_a_name", "{}"], "is not of the form package/action/Name"),
+    ([MOVE, "{}", "--timeout", "0"], "--timeout must be > 0"),
+])
+def test_bad_input_exits_2_before_touching_ros(capsys, args, message):
+    assert cli_main(["send-goal", "/x", *args]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,104 @@
+"""The sim node with the ur10_palletizing scene: suction on/off and DROP over real DDS.
+
+Joint targets come from PyBullet IK in a local copy of the same seeded scene (test-only
+scripting, as in test/sim); the node only ever sees JointTrajectory and Bool messages.
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+from geometry_msgs.msg import Pose
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Bool
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_tasks.sim import World
+from robot_tasks_interfaces.msg import ObjectStateArray
+from robot_tasks_interfaces.srv import PerturbObject, ResetScene
+from ros_sim_helpers import LATCHED, Recorder, call_service, joint_map, trajectory
+
+from sim_helpers import ik  # test-only PyBullet IK, shared with test/sim
+
+pytestmark = [pytest.mark.ros, pytest.mark.sim]
+
+SIM_PARAMS = {"scene": "ur10_palletizing", "seed": 3, "real_time_factor": 2.0, "camera_rate": 0.0}
+TRAJ_TOPIC = "/ur10/joint_trajectory_controller/joint_trajectory"
+UR10_ARM = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
+            "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+
+
+def _bin(objects_msg, name="bin_0"):
+    return next(o for o in objects_msg.objects if o.name == name)
+
+
+class Ur10:
+    """Topics of the UR10 and a scripted pick of bin_0 (the bin waiting at the conveyor stop)."""
+
+    def __init__(self, probe):
+        self.probe = probe
+        self.joint_states = Recorder(probe, JointState, "/ur10/joint_states")
+        self.objects = Recorder(probe, ObjectStateArray, "/objects", keep=20)
+        self.attached = Recorder(probe, Bool, "/ur10/suction/attached", qos=LATCHED)
+        self.traj = probe.node.create_publisher(JointTrajectory, TRAJ_TOPIC, 10)
+        self.suction = probe.node.create_publisher(Bool, "/ur10/suction/command", 10)
+        probe.wait_for_subscriber(TRAJ_TOPIC)
+        probe.wait_for_subscriber("/ur10/suction/command")
+
+    def bin_z(self, msg) -> float:
+        return _bin(msg).pose.position.z
+
+    def arm_at(self, q):
+        return lambda js: np.max(np.abs(np.array([joint_map(js)[n] for n in UR10_ARM]) - q)) < 0.02
+
+    def pick_and_lift(self) -> float:
+        """Pick bin_0 with suction and lift it 0.3 m; return its start height."""
+        b = _bin(self.objects.latest())
+        start = np.array([b.pose.position.x, b.pose.position.y, b.pose.position.z])
+        up_z = 1 - 2 * (b.pose.orientation.x ** 2 + b.pose.orientation.y ** 2)   # world z of the bin's z
+        top = start + [0, 0, b.size.z / 2 if up_z < -0.5 else -b.size.z / 2 + 0.008]
+        with World(scene="ur10_palletizing", seed=3) as local:
+            arm = local.robot("ur10")
+            above, touch, lifted = (ik(arm, top + offset)
+                                    for offset in ([0, 0, 0.15], [0, 0, -0.005], [0, -0.3, 0.3]))
+        self.traj.publish(trajectory(UR10_ARM, [(above, 2.0)]))
+        self.joint_states.wait_for(self.arm_at(above), "the cup above the bin", timeout=10.0)
+        self.suction.publish(Bool(data=True))
+        self.traj.publish(trajectory(UR10_ARM, [(touch, 1.0)]))
+        self.attached.wait_for(lambda m: m.data, "suction attached", timeout=10.0)
+        self.traj.publish(trajectory(UR10_ARM, [(lifted, 1.5)]))
+        self.objects.wait_for(lambda m: self.bin_z(m) > start[2] + 0.2, "bin_0 lifted", timeout=10.0)
+        return float(start[2])
+
+    def close(self) -> None:
+        for rec in (self.joint_states, self.objects, self.attached):
+            rec.close()
+        self.probe.node.destroy_publisher(self.traj)
+        self.probe.node.destroy_publisher(self.suction)
+
+
+@pytest.fixture
+def ur10(probe):
+    reset = call_service(probe, ResetScene, "/reset_scene", ResetScene.Request(seed=-1))
+    assert reset.success and "seed 3" in reset.message, reset.message
+    robot = Ur10(probe)
+    yield robot
+    robot.close()
+
+
+def test_suction_picks_up_a_bin_and_releases_it(ur10):
+    assert ur10.attached.latest().data is False
+    assert list(ur10.joint_states.latest(20.0).name) == UR10_ARM
+    start_z = ur10.pick_and_lift()
+    ur10.suction.publish(Bool(data=False))
+    ur10.attached.wait_for(lambda m: not m.data, "suction released", timeout=5.0)
+    ur10.objects.wait_for(lambda m: ur10.bin_z(m) < start_z + 0.1, "bin_0 fallen", timeout=10.0)
+
+
+def test_perturb_drop_makes_the_suction_let_go(ur10, probe):
+    start_z = ur10.pick_and_lift()
+    res = call_service(probe, PerturbObject, "/perturb_object",
+                       PerturbObject.Request(object_name="bin_0", mode="DROP", target=Pose()))
+    assert res.success and "dropped bin_0" in res.message, res.message
+    ur10.attached.wait_for(lambda m: not m.data, "suction released", timeout=5.0)
+    ur10.objects.wait_for(lambda m: ur10.bin_z(m) < start_z + 0.1, "bin_0 fallen", timeout=10.0)

@@ -1,0 +1,130 @@
+"""A fake robot driver that implements only the topic contract — no physics, no PyBullet.
+
+It stands in for the sim (or a real ros2_control robot) in the swap test, to show the
+servers need nothing but the contract (shared/ARCHITECTURE.md):
+    publishes  joint_states (sensor_msgs/JointState, `rate` Hz, wall clock)
+               robot_description (std_msgs/String, latched): the Panda URDF text
+    subscribes joint_trajectory_controller/joint_trajectory (trajectory_msgs/JointTrajectory):
+               followed by linear interpolation between points, perfect tracking;
+               no points = stop and hold (as joint_trajectory_controller)
+               gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort]):
+               fingers move toward width/2 each at `finger_speed`; with
+               `object_width` > 0 they stop there when closing (a grasped object)
+
+Run: python test/support/fake_driver.py --ros-args -p object_width:=0.05
+"""
+import importlib.util
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # repo root, for robot_tasks
+
+from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402  (imports no ROS)
+from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
+
+configure_loopback_dds()
+
+import numpy as np  # noqa: E402
+from rclpy.node import Node  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+from std_msgs.msg import Float64MultiArray, String  # noqa: E402
+from trajectory_msgs.msg import JointTrajectory  # noqa: E402
+
+ARM = [f"panda_joint{i}" for i in range(1, 8)]
+FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
+HOME = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def panda_description() -> str:
+    """The Panda URDF shipped in pybullet_data (a data folder; pybullet is not imported),
+    with package:// mesh paths made absolute so Pinocchio can load collision meshes."""
+    spec = importlib.util.find_spec("pybullet_data")
+    folder = Path(list(spec.submodule_search_locations)[0]) / "franka_panda"
+    text = (folder / "panda.urdf").read_text()
+    return re.sub(r'filename="package://', f'filename="{folder}/', text)
+
+
+class FakeDriver(Node):
+    def __init__(self):
+        super().__init__("fake_driver")
+        self.rate = float(self.declare_parameter("rate", 100.0).value)
+        self.object_width = float(self.declare_parameter("object_width", 0.0).value)
+        self.finger_speed = float(self.declare_parameter("finger_speed", 0.1).value)
+        self.q = np.array(HOME, dtype=float)
+        self.fingers = 0.04                      # each finger's position (m)
+        self.finger_target = 0.04
+        self.trajectory = None                   # (start wall time, times, positions)
+        self.trajectories_received = 0
+        self.joint_pub = self.create_publisher(JointState, "joint_states", 10)
+        self.description_pub = self.create_publisher(String, "robot_description", LATCHED)
+        self.description_pub.publish(String(data=panda_description()))
+        self.create_subscription(JointTrajectory, "joint_trajectory_controller/joint_trajectory",
+                                 self.on_trajectory, 10)
+        self.create_subscription(Float64MultiArray, "gripper_controller/commands",
+                                 self.on_gripper, 10)
+        self.last_step = time.monotonic()
+        self.create_timer(1.0 / self.rate, self.step)
+        self.get_logger().info("fake driver up (Panda, no physics)")
+
+    def on_trajectory(self, msg: JointTrajectory) -> None:
+        names = list(msg.joint_names)
+        if not msg.points:  # joint_trajectory_controller: an empty trajectory = stop, hold
+            self.trajectory = None
+            self.trajectories_received += 1
+            return
+        if sorted(names) != sorted(ARM):
+            self.get_logger().error(f"rejected trajectory: joints {names}, "
+                                    f"{len(msg.points)} points")
+            return
+        order = [names.index(n) for n in ARM]
+        times = [p.time_from_start.sec + p.time_from_start.nanosec * 1e-9 for p in msg.points]
+        positions = [np.asarray(p.positions, float)[order] for p in msg.points]
+        if times[0] > 0.0:  # start from the current command, as joint_trajectory_controller
+            times.insert(0, 0.0)
+            positions.insert(0, self.q.copy())
+        self.trajectory = (time.monotonic(), np.array(times), np.array(positions))
+        self.trajectories_received += 1
+
+    def on_gripper(self, msg: Float64MultiArray) -> None:
+        if len(msg.data) < 1 or not np.isfinite(msg.data[0]):
+            self.get_logger().error(f"rejected gripper command {list(msg.data)}")
+            return
+        self.finger_target = float(np.clip(msg.data[0], 0.0, 0.08)) / 2.0
+
+    def step(self) -> None:
+        now = time.monotonic()
+        dt, self.last_step = now - self.last_step, now
+        if self.trajectory is not None:
+            start, times, positions = self.trajectory
+            t = now - start
+            if t >= times[-1]:
+                self.q = positions[-1].copy()
+                self.trajectory = None
+            else:
+                k = int(np.searchsorted(times, t, side="right")) - 1
+                s = (t - times[k]) / (times[k + 1] - times[k])
+                self.q = positions[k] + s * (positions[k + 1] - positions[k])
+        step = self.finger_speed * dt
+        target = self.finger_target
+        if self.object_width > 0 and target < self.object_width / 2:
+            target = min(self.fingers, self.object_width / 2)  # the object stops them
+        self.fingers += float(np.clip(target - self.fingers, -step, step))
+        msg = JointState()
+        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.name = ARM + FINGERS
+        msg.position = self.q.tolist() + [self.fingers, self.fingers]
+        msg.velocity = [0.0] * (len(ARM) + 2)
+        self.joint_pub.publish(msg)
+
+
+def main() -> int:
+    return run_node(FakeDriver, configure_dds=False)  # DDS: set up above
+
+
+if __name__ == "__main__":
+    sys.exit(main())
