@@ -68,7 +68,8 @@ def test_missing_file():
      3, "Repeat", 'value "many" can not be converted to int'),
     (doc('<TreeNodesModel/>', '<TreeNodesModel/>', '<BehaviorTree ID="Main"><AlwaysSuccess/></BehaviorTree>'), 3,
      "TreeNodesModel", "only a single <TreeNodesModel>"),
-    (doc('<Behaviortree ID="Main"><AlwaysSuccess/></Behaviortree>'), 2, "Behaviortree", "unexpected element"),
+    (doc('<Behaviortree ID="Main"><AlwaysSuccess/></Behaviortree>'), 1, "root",
+     "has no <BehaviorTree> to create a tree from; these elements were ignored: <Behaviortree> (line 2)"),
 ])
 def test_structural_errors(xml, line, node, reason):
     error = error_of(xml)
