@@ -379,6 +379,7 @@ class _TreeBuilder:
                 child_board.autoremap = autoremap
         path = subtree.instance_name + "/" if subtree.instance_name else ""
         path += element.get("name") or f"{subtree_id}::{node.uid}"
+        node.subtree_path = path
         if any(existing.instance_name == path for existing in self.tree.subtrees):
             raise element.error(f"the SubTree path [{path}] is not unique: give sibling SubTrees different names")
         self.create_subtree(subtree_id, path, path + "/", child_board, node, ancestry + (subtree_id,), depth)
