@@ -50,7 +50,7 @@ ERROR_UNKNOWN_REQUEST = "Request not recognized"
 ERROR_MISSING_PART = "must be 2 parts message"
 ERROR_UNKNOWN_NODE = "Node ID not found"
 
-IDLE_OFFSET = 10  # an IDLE node is sent as 10 + the status it left
+IDLE_OFFSET = 10  # STATUS sends an IDLE node as 10 + the status it left (Groot2 colours it)
 
 
 @dataclass(frozen=True)
@@ -82,14 +82,6 @@ def new_tree_uuid() -> bytes:
 
 def reply_header(request: RequestHeader, tree_uuid: bytes) -> bytes:
     return RequestHeader(PROTOCOL_ID, request.type, request.unique_id).pack() + tree_uuid
-
-
-def status_byte(previous: NodeStatus, new: NodeStatus) -> int:
-    """What the STATUS buffer holds for a node: its status, or 10 + the previous one
-    when it went back to IDLE (so Groot2 can colour what just finished)."""
-    if new is NodeStatus.IDLE:
-        return IDLE_OFFSET + previous.value
-    return new.value
 
 
 def status_from_text(text: str) -> NodeStatus:

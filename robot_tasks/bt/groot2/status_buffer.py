@@ -17,7 +17,8 @@ import threading
 import time
 from collections import deque
 
-from .protocol import pack_transition, status_byte
+from ..status import IDLE
+from .protocol import IDLE_OFFSET, pack_transition
 
 MAX_TRANSITIONS = 1000
 
@@ -37,16 +38,14 @@ class StatusBuffer:
         self._transitions: deque = deque(maxlen=MAX_TRANSITIONS)
 
     def on_status_change(self, node, previous, new) -> None:
-        """The observer callback (runs in the thread that changed the status)."""
-        with self._lock:
-            self._buffer[self._offsets[node.uid]] = status_byte(previous, new)
-            if self.recording:
-                elapsed_us = (time.monotonic_ns() - self._first_time_ns) // 1000
-                self._transitions.append((elapsed_us, node.uid, new.value))
+        """The observer callback (runs in the thread that changed the status). A byte
+        store and a deque append are atomic under the GIL, so no lock is taken here."""
+        self._buffer[self._offsets[node.uid]] = new.value if new is not IDLE else IDLE_OFFSET + previous.value
+        if self.recording:
+            self._transitions.append(((time.monotonic_ns() - self._first_time_ns) // 1000, node.uid, new.value))
 
     def snapshot(self) -> bytes:
-        with self._lock:
-            return bytes(self._buffer)
+        return bytes(self._buffer)
 
     def start_recording(self) -> int:
         """Start (or restart) recording; return the wall-clock start in microseconds."""
@@ -62,5 +61,6 @@ class StatusBuffer:
     def take_transitions(self) -> bytes:
         """The recorded transitions as GET_TRANSITIONS sends them; the list is emptied."""
         with self._lock:
-            records, self._transitions = list(self._transitions), deque(maxlen=MAX_TRANSITIONS)
+            transitions, self._transitions = self._transitions, deque(maxlen=MAX_TRANSITIONS)
+            records = list(transitions)
         return b"".join(pack_transition(*record) for record in records)
