@@ -67,7 +67,7 @@ def attach(name, tree, folder, keep):
     if name == "FileLogger2":
         return loggers.FileLogger2(tree, folder / "run.btlog")
     if name == "SqliteLogger":
-        return loggers.SqliteLogger(tree, folder / "run.db")
+        return loggers.SqliteLogger(tree, folder / "run.db3")
     if name == "MinitraceLogger":
         return loggers.MinitraceLogger(tree, folder / "trace.json")
     if name == "Groot2Publisher":

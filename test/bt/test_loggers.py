@@ -110,11 +110,17 @@ def test_btlog_layout_matches_btcpp(tmp_path):
 
 
 def test_sqlite_logger_sessions_and_durations(tmp_path):
-    path = tmp_path / "runs.db"
-    tree = ours()
-    with SqliteLogger(tree, path) as logger:
-        tree.tick_once()
+    path = tmp_path / "runs.db3"
+    factory = BehaviorTreeFactory()
+    factory.register_simple_stateful_action("Slow", lambda n: NodeStatus.RUNNING,
+                                            lambda n: (time.sleep(0.002), NodeStatus.SUCCESS)[1])
+    slow = factory.create_tree_from_text('<root BTCPP_format="4"><BehaviorTree ID="M"><Slow name="arm"/>'
+                                         '</BehaviorTree></root>')
+    with SqliteLogger(slow, path) as logger:
+        slow.tick_once()
+        slow.tick_once()
     first = logger.session_id
+    tree = ours()
     with SqliteLogger(tree, path) as logger:
         tree.tick_once()
         tree.tick_once()
@@ -123,18 +129,20 @@ def test_sqlite_logger_sessions_and_durations(tmp_path):
         assert sessions == [first, logger.session_id] and logger.session_id == first + 1
         count = db.execute("SELECT COUNT(*) FROM Transitions WHERE session_id = ?", (logger.session_id,)).fetchone()
         assert count[0] == len(observed_changes(ours()))
-        states = [row[0] for row in db.execute("SELECT state FROM Transitions WHERE session_id = ? AND node_uid = 1 "
-                                               "ORDER BY rowid", (first,))]
-        assert states == [1, 2, 0]
-        durations = [row[0] for row in db.execute("SELECT duration FROM Transitions WHERE session_id = ? AND "
-                                                  "node_uid = 1 ORDER BY rowid", (first,))]
-        assert durations[0] is None and all(d >= 0 for d in durations[1:])
-        paths = dict(db.execute("SELECT node_uid, fullpath FROM Nodes WHERE session_id = ?", (first,)))
+        rows = db.execute("SELECT timestamp, state, duration FROM Transitions JOIN Nodes USING (session_id, node_uid) "
+                          "WHERE session_id = ? AND fullpath = 'arm' ORDER BY timestamp", (first,)).fetchall()
+        assert [state for _, state, _ in rows] == [1, 2, 0]
+        assert rows[0][2] == 0 and rows[1][2] >= 2000 and rows[1][2] == rows[1][0] - rows[0][0]
+        stamps = [row[0] for row in db.execute("SELECT timestamp FROM Transitions ORDER BY rowid")]
+        assert stamps == sorted(set(stamps))  # strictly increasing: the primary key
+        paths = dict(db.execute("SELECT node_uid, fullpath FROM Nodes WHERE session_id = ?", (logger.session_id,)))
         assert paths[7] == "Sub::5/deep"
-    with SqliteLogger(tree, path, append=False) as logger:
+    with SqliteLogger(tree, path, append=False):
         pass
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT COUNT(*) FROM Definitions").fetchone()[0] == 1
+    with pytest.raises(Exception, match="db3"):
+        SqliteLogger(tree, tmp_path / "runs.sqlite")
 
 
 def test_minitrace_is_balanced_chrome_trace(tmp_path):
@@ -158,7 +166,7 @@ def test_minitrace_is_balanced_chrome_trace(tmp_path):
 def test_loggers_detach_on_close(tmp_path):
     tree = ours()
     loggers = [StdCoutLogger(tree, stream=io.StringIO()), FileLogger2(tree, tmp_path / "a.btlog"),
-               SqliteLogger(tree, tmp_path / "a.db"), MinitraceLogger(tree, tmp_path / "a.json")]
+               SqliteLogger(tree, tmp_path / "a.db3"), MinitraceLogger(tree, tmp_path / "a.json")]
     tree.tick_once()
     for logger in loggers:
         logger.close()

@@ -1,16 +1,18 @@
-"""SqliteLogger: transitions in an SQLite database, for queries after the run.
+"""SqliteLogger: transitions in an SQLite database (`.db3`/`.btdb`), BT.CPP 4.10's schema.
 
 One database can hold many runs ("sessions"); each logger opens a new session:
 
-- `Definitions(session_id, date, xml_tree)`: the tree of the session (with `_uid`s);
-- `Nodes(session_id, node_uid, fullpath)`: which uid is which node;
+- `Definitions(session_id, date, xml_tree)`: the tree of the session (with `_uid`s
+  and the node models, as Groot2's FULLTREE);
+- `Nodes(session_id, fullpath, node_uid)`: which uid is which node;
 - `Transitions(timestamp, session_id, node_uid, duration, state, extra_data)`:
-  `timestamp` in microseconds since the epoch, `state` the new status (0..4),
-  `duration` the microseconds the node spent in its previous status since its last
-  transition (NULL for its first), `extra_data` free text (unused here).
+  `timestamp` is microseconds since the epoch, made strictly increasing so it can be
+  the primary key; `state` the new status (0..4); `duration`, on the change that
+  ends a RUNNING node, the microseconds since it started running (0 otherwise);
+  `extra_data` free text, unused here.
 So "how long did MoveArm run?" is
 `SELECT duration FROM Transitions JOIN Nodes USING(session_id, node_uid)
- WHERE fullpath LIKE '%MoveArm' AND state IN (2, 3)`.
+ WHERE fullpath LIKE '%MoveArm' AND duration > 0`.
 
 The callback only queues; a writer thread inserts every 10 ms in one transaction
 (sqlite3 objects stay in that thread). `append=False` empties the tables first.
@@ -21,7 +23,10 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from pathlib import Path
 
+from ..errors import BehaviorTreeError
+from ..status import IDLE, RUNNING
 from ..xml.writer import write_tree_to_xml
 from .base import StatusChangeLogger
 
@@ -29,25 +34,27 @@ WRITE_PERIOD_S = 0.01
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS Definitions (session_id INTEGER PRIMARY KEY AUTOINCREMENT, date TEXT NOT NULL, "
     "xml_tree TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS Nodes (session_id INTEGER NOT NULL, node_uid INTEGER NOT NULL, "
-    "fullpath TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS Transitions (timestamp INTEGER NOT NULL, session_id INTEGER NOT NULL, "
-    "node_uid INTEGER NOT NULL, duration INTEGER, state INTEGER NOT NULL, extra_data TEXT)",
+    "CREATE TABLE IF NOT EXISTS Nodes (session_id INTEGER NOT NULL, fullpath VARCHAR, node_uid INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS Transitions (timestamp INTEGER PRIMARY KEY NOT NULL, session_id INTEGER NOT NULL, "
+    "node_uid INTEGER NOT NULL, duration INTEGER, state INTEGER NOT NULL, extra_data VARCHAR)",
 )
 
 
 class SqliteLogger(StatusChangeLogger):
     def __init__(self, tree, path, append: bool = True):
+        if Path(path).suffix not in (".db3", ".btdb"):
+            raise BehaviorTreeError("SqliteLogger: the file extension must be [.db3] or [.btdb]")
         self.path = str(path)
         self._queue: deque = deque()
-        self._last_change: dict[int, int] = {}
+        self._running_since: dict[int, int] = {}
+        self._last_timestamp = 0
         self._ready = threading.Event()
         self._wake = threading.Event()
         self._running = True
         self._error: BaseException | None = None
         self.session_id: int | None = None
-        self._xml = write_tree_to_xml(tree, add_metadata=True, add_builtin_models=False)
-        self._nodes = [(node.uid, node.full_path) for node in tree.nodes]
+        self._xml = write_tree_to_xml(tree, add_metadata=True, add_builtin_models=True)
+        self._nodes = [(node.full_path, node.uid) for subtree in tree.subtrees for node in subtree.nodes]
         self._append = append
         self._writer = threading.Thread(target=self._write_loop, name="sqlite-logger", daemon=True)
         self._writer.start()
@@ -57,10 +64,14 @@ class SqliteLogger(StatusChangeLogger):
         super().__init__(tree)
 
     def callback(self, timestamp_ns, node, previous, status) -> None:
-        now_us = timestamp_ns // 1000
-        last = self._last_change.get(node.uid)
-        self._last_change[node.uid] = now_us
-        self._queue.append((now_us, node.uid, None if last is None else now_us - last, status.value))
+        now_us = max(self._last_timestamp + 1, timestamp_ns // 1000)
+        self._last_timestamp = now_us
+        duration = 0
+        if previous is IDLE and status is RUNNING:
+            self._running_since[node.uid] = now_us
+        elif previous is RUNNING and status is not RUNNING:
+            duration = now_us - self._running_since.get(node.uid, now_us)
+        self._queue.append((now_us, node.uid, duration, status.value))
 
     def _open(self):
         connection = sqlite3.connect(self.path)
@@ -72,8 +83,8 @@ class SqliteLogger(StatusChangeLogger):
         cursor = connection.execute("INSERT INTO Definitions (date, xml_tree) VALUES (?, ?)",
                                     (time.strftime("%Y-%m-%d %H:%M:%S"), self._xml))
         self.session_id = cursor.lastrowid
-        connection.executemany("INSERT INTO Nodes (session_id, node_uid, fullpath) VALUES (?, ?, ?)",
-                               [(self.session_id, uid, path) for uid, path in self._nodes])
+        connection.executemany("INSERT INTO Nodes (session_id, fullpath, node_uid) VALUES (?, ?, ?)",
+                               [(self.session_id, path, uid) for path, uid in self._nodes])
         connection.commit()
         return connection
 
@@ -91,7 +102,6 @@ class SqliteLogger(StatusChangeLogger):
         try:
             connection = self._open()
         except sqlite3.Error as exc:
-            from ..errors import BehaviorTreeError
             self._error = BehaviorTreeError(f"SqliteLogger: can't use {self.path}: {exc}")
             self._ready.set()
             return
