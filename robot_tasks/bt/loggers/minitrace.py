@@ -32,6 +32,7 @@ class MinitraceLogger(StatusChangeLogger):
         self._queue: deque = deque()
         self._lock = threading.Lock()
         self._pid = os.getpid()
+        self._parts: dict[int, tuple[str, str]] = {}
         self._wake = threading.Event()
         self._running = True
         super().__init__(tree)
@@ -50,13 +51,17 @@ class MinitraceLogger(StatusChangeLogger):
             self._queue.append(("E", ts, node, status))
 
     def _event(self, phase, ts, node, status) -> str:
-        event = {"name": node.name, "cat": node.node_type.value, "ph": phase, "ts": ts, "pid": self._pid,
-                 "tid": 1}
+        parts = self._parts.get(node.uid)
+        if parts is None:  # the JSON of what does not change, made once per node
+            head = f'{{"name": {json.dumps(node.name)}, "cat": "{node.node_type.value}", '
+            parts = (head, f', "pid": {self._pid}, "tid": 1, "args": {{"path": {json.dumps(node.full_path)}, '
+                           f'"uid": {node.uid}}}}}')
+            self._parts[node.uid] = parts
+        head, begin_tail = parts
         if phase == "B":
-            event["args"] = {"path": node.full_path, "uid": node.uid}
-        else:
-            event["args"] = {"status": "HALTED" if status is IDLE else status.name}
-        return json.dumps(event)
+            return f'{head}"ph": "B", "ts": {ts}{begin_tail}'
+        outcome = "HALTED" if status is IDLE else status.name
+        return f'{head}"ph": "E", "ts": {ts}, "pid": {self._pid}, "tid": 1, "args": {{"status": "{outcome}"}}}}'
 
     def _drain(self) -> None:
         with self._lock:

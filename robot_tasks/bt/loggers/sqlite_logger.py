@@ -51,6 +51,7 @@ class SqliteLogger(StatusChangeLogger):
         self._ready = threading.Event()
         self._wake = threading.Event()
         self._running = True
+        self._writing = False
         self._error: BaseException | None = None
         self.session_id: int | None = None
         self._xml = write_tree_to_xml(tree, add_metadata=True, add_builtin_models=True)
@@ -90,6 +91,7 @@ class SqliteLogger(StatusChangeLogger):
 
     def _write(self, connection) -> None:
         queue, rows = self._queue, []
+        self._writing = True
         while queue:
             now_us, uid, duration, state = queue.popleft()
             rows.append((now_us, self.session_id, uid, duration, state))
@@ -97,6 +99,7 @@ class SqliteLogger(StatusChangeLogger):
             connection.executemany("INSERT INTO Transitions (timestamp, session_id, node_uid, duration, state) "
                                    "VALUES (?, ?, ?, ?, ?)", rows)
             connection.commit()
+        self._writing = False
 
     def _write_loop(self) -> None:
         try:
@@ -116,9 +119,12 @@ class SqliteLogger(StatusChangeLogger):
         finally:
             connection.close()
 
-    def flush(self) -> None:
-        """Ask the writer to insert now (returns at once; close() waits for it)."""
-        self._wake.set()
+    def flush(self, timeout_s: float = 5.0) -> None:
+        """Have the writer insert what is queued; wait (up to `timeout_s`) until it did."""
+        deadline = time.monotonic() + timeout_s
+        while (self._queue or self._writing) and self._writer.is_alive() and time.monotonic() < deadline:
+            self._wake.set()
+            time.sleep(0.001)
 
     def close(self) -> None:
         if self._subscription is None:
