@@ -155,8 +155,8 @@ class Groot2Publisher:
             self.last_heartbeat = time.monotonic()
             try:
                 reply = self.handle(frames)
-            except (ValueError, KeyError, TypeError) as exc:  # a malformed JSON payload
-                reply = [b"error", f"invalid request: {exc}".encode()]
+            except Exception as exc:  # a malformed payload must not kill the server thread
+                reply = [b"error", f"invalid request: {type(exc).__name__}: {exc}".encode()]
             sock.send_multipart(reply)
 
     # ---- requests --------------------------------------------------------------------
