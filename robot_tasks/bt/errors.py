@@ -9,9 +9,9 @@ class BehaviorTreeError(Exception):
 class XmlError(BehaviorTreeError):
     """A tree file or text is malformed or breaks BT.CPP's structural rules.
 
-    The message always starts with `file:line:` (file is `<text>` for in-memory XML),
-    or `file:line:column:` when the column is known (malformed XML), and names the
-    offending node when there is one.
+    The message always starts with `file:line:` (file is `<text>` for in-memory XML)
+    and names the offending node when there is one. For malformed XML, `column`
+    (1-based) is set too and the reason says "at column N".
     """
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
@@ -22,8 +22,6 @@ class XmlError(BehaviorTreeError):
         self.node = node
         self.reason = message
         where = f"{self.file}:{line}" if line is not None else self.file
-        if line is not None and column is not None:
-            where += f":{column}"
         subject = f" [{node}]" if node else ""
         super().__init__(f"{where}:{subject} {message}")
 

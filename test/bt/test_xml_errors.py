@@ -40,7 +40,7 @@ def test_missing_file():
 
 @pytest.mark.parametrize("xml, line, node, reason", [
     ('<root BTCPP_format="4">\n<BehaviorTree ID="Main">\n<Sequence>\n</BehaviorTree></root>', 4, None,
-     "malformed XML: mismatched tag"),
+     "mismatched tag"),
     ('<tree BTCPP_format="4"/>', 1, "tree", "the XML must have a root node called <root>"),
     ('<root BTCPP_format="3"><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>', 1, "root",
      "only version 4"),

@@ -73,7 +73,7 @@ def test_dtd_and_entities_are_still_refused():
 def test_malformed_xml_gives_line_column_and_cause():
     error = error_of('<root BTCPP_format="4">\n<BehaviorTree ID="Main">\n<Sequence>\n</BehaviorTree></root>')
     assert (error.line, error.column) == (4, 3)
-    assert str(error).startswith("<text>:4:3: malformed XML: mismatched tag")
+    assert str(error).startswith("<text>:4: malformed XML at column 3: mismatched tag")
     # the column is the one in the file, even after raw '<' and '&&' were escaped on that line
     error = error_of('<root BTCPP_format="4"><BehaviorTree ID="Main">\n'
                      '<Script code="a < 1 && b"/> <Oops a=1/>\n</BehaviorTree></root>')

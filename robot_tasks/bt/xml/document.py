@@ -100,7 +100,8 @@ def parse_xml(text: str | bytes, file: str = "<text>") -> XmlElement:
             column = strict.original_column(line, column)
         column = column + 1 if column is not None else None
         reason = str(exc).split(": line")[0]
-        raise XmlError(f"malformed XML: {reason}", file, line, column=column) from None
+        where = f" at column {column}" if column is not None else ""
+        raise XmlError(f"malformed XML{where}: {reason}", file, line, column=column) from None
     except defusedxml.EntitiesForbidden as exc:
         raise XmlError(f"entity declarations are not allowed (entity '{exc.name}'): possible "
                        f"entity-expansion attack", file, builder.expat.CurrentLineNumber) from None

@@ -169,5 +169,5 @@ class _Rewriter:
                     "(msg := 'hello'), or write the quote as &quot;")
         else:
             hint = "; inside a single-quoted attribute, write the quote as &apos;"
-        raise XmlError(f"malformed XML: the attribute {attribute}ends at a "
+        raise XmlError(f"malformed XML at column {column}: the attribute {attribute}ends at a "
                        f"quote inside its value{hint}", self.file, line, column=column)
