@@ -238,3 +238,40 @@ def test_engine_imports_without_zmq_or_msgpack():
                             env={"PYTHONPATH": str(REPO)})
     assert result.returncode == 0, result.stderr
     assert "refused: Groot2Publisher needs pyzmq" in result.stdout
+
+
+def test_polling_while_the_tree_ticks_in_another_thread():
+    """Groot2 polls STATUS/BLACKBOARD while the tree runs: bounded (200 requests), every
+    reply well formed, every status byte a valid code, nothing left running after."""
+    factory = BehaviorTreeFactory()
+    tree = factory.create_tree_from_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="Main"><Repeat num_cycles="-1"><Sequence>'
+        '<Script code="k := 1"/><Sleep msec="1"/><AlwaysSuccess/></Sequence></Repeat></BehaviorTree></root>')
+    port = free_port_pair()
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            tree.tick_once()
+            tree.sleep(0.001)
+        tree.halt_tree()
+
+    with Groot2Publisher(tree, port):
+        ticker = threading.Thread(target=tick)
+        ticker.start()
+        client = Groot2Client(port)
+        try:
+            seen = set()
+            for index in range(200):
+                reply = client.request("S" if index % 4 else "B", *([] if index % 4 else ["Main"]))
+                assert not reply.is_error and reply.header_size == 22
+                if index % 4:
+                    payload = reply.payload[0]
+                    assert len(payload) == 3 * len(tree.nodes)
+                    seen.update(payload[2::3])
+            assert seen <= {0, 1, 2, 3, 4, 11, 12, 13} and 1 in seen
+        finally:
+            stop.set()
+            ticker.join(5)
+            client.close()
+    assert not ticker.is_alive()

@@ -60,7 +60,8 @@ class StatusBuffer:
 
     def take_transitions(self) -> bytes:
         """The recorded transitions as GET_TRANSITIONS sends them; the list is emptied."""
-        with self._lock:
-            transitions, self._transitions = self._transitions, deque(maxlen=MAX_TRANSITIONS)
-            records = list(transitions)
+        transitions, records = self._transitions, []
+        with self._lock:  # popleft while the tick thread appends: both are atomic
+            while transitions:
+                records.append(transitions.popleft())
         return b"".join(pack_transition(*record) for record in records)
