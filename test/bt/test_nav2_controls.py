@@ -75,16 +75,19 @@ def test_round_robin_fails_when_all_fail_in_a_row_then_restarts_at_first():
     assert tree.tick_once() is S and book.log[3:] == ["tick A"]
 
 
-def test_round_robin_skipped_child_is_an_error_and_halt_resets():
+def test_round_robin_skipped_children_and_halt():
     tree, book = nav2_build('<RoundRobin><Leaf name="A"/><Leaf name="B"/></RoundRobin>')
     book.set(A="S", B="R")
     tree.tick_once()
     assert tree.tick_once() is R
     tree.halt_tree()
     assert book.halts["B"] == 1 and tree.nodes[0].current_child_idx == 0
-    book.set(A="K")
-    with pytest.raises(LogicError):
-        tree.tick_once()
+    book.set(A="K", B="K")
+    assert tree.tick_once() is K  # every child skipped in this tick
+    book.set(A="K", B="S")
+    assert tree.tick_once() is S and book.log[-2:] == ["tick A", "tick B"]  # a skip moves on
+    book.set(A="F", B="K")
+    assert tree.tick_once() is F  # one failure and one skip in a row: FAILURE, not SKIPPED
 
 
 def test_recovery_node_retries_after_each_successful_recovery():

@@ -15,8 +15,9 @@ register_nav2_nodes(factory)
 | `RoundRobin` | `round_robin.py` | a Fallback that resumes after the last child tried |
 | `RecoveryNode` | `recovery_node.py` | try child 1; on failure run child 2 and try again |
 
-Each follows the C++ of Nav2's main branch (Jazzy/Kilted era); the module
-docstrings say which behaviour and where it differs from a look-alike BT.CPP node.
+Each follows the C++ of Nav2 since its move to BT.CPP 4.5 (Jazzy and later, with
+SKIPPED handled); the module docstrings say which behaviour and where it differs
+from a look-alike BT.CPP node.
 """
 from __future__ import annotations
 
