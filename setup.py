@@ -45,11 +45,15 @@ setup(
             "pillow",
         ],
         "control": ["pin>=4.1", "ompl>=2.0"],
+        # live monitoring with Groot2 (robot_tasks.bt.groot2)
+        "groot2": ["pyzmq>=25", "msgpack>=1.0"],
         "test": [
             "pytest>=8",
             "pytest-timeout",
             "behaviortreepy==0.1.4",
             "py_trees==2.6.0",
+            "pyzmq>=25",
+            "msgpack>=1.0",
         ],
     },
     zip_safe=True,

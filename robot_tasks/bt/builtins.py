@@ -13,9 +13,11 @@ from .controls.switch import Switch2Node, Switch3Node, Switch4Node, Switch5Node,
 from .controls.try_catch import TryCatchNode
 from .controls.while_do_else import WhileDoElseNode
 from .decorators.delay import DelayNode
+from .decorators.entry_updated import SkipUnlessUpdatedNode, WaitValueUpdateNode
 from .decorators.force_failure import ForceFailureNode
 from .decorators.force_success import ForceSuccessNode
 from .decorators.inverter import InverterNode
+from .decorators.loop import LoopBoolNode, LoopDoubleNode, LoopIntNode, LoopStringNode
 from .decorators.keep_running_until_failure import KeepRunningUntilFailureNode
 from .decorators.precondition import PreconditionNode
 from .decorators.repeat import RepeatNode
@@ -29,6 +31,7 @@ from .leaves.script_condition import ScriptConditionNode
 from .leaves.set_blackboard import SetBlackboardNode
 from .leaves.sleep import SleepNode
 from .leaves.unset_blackboard import UnsetBlackboardNode
+from .leaves.was_entry_updated import WasEntryUpdatedNode
 
 BUILTIN_NODES: dict[str, type] = {
     "AlwaysSuccess": AlwaysSuccessNode,
@@ -66,6 +69,13 @@ BUILTIN_NODES: dict[str, type] = {
     "Delay": DelayNode,
     "Precondition": PreconditionNode,
     "SubTree": SubTreeNode,
+    "LoopInt": LoopIntNode,
+    "LoopBool": LoopBoolNode,
+    "LoopDouble": LoopDoubleNode,
+    "LoopString": LoopStringNode,
+    "WasEntryUpdated": WasEntryUpdatedNode,
+    "SkipUnlessUpdated": SkipUnlessUpdatedNode,
+    "WaitValueUpdate": WaitValueUpdateNode,
 }
 
 

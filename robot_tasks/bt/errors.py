@@ -12,13 +12,15 @@ class XmlError(BehaviorTreeError):
     """A tree file or text is malformed or breaks BT.CPP's structural rules.
 
     The message always starts with `file:line:` (file is `<text>` for in-memory XML)
-    and names the offending node when there is one.
+    and names the offending node when there is one. For malformed XML, `column`
+    (1-based) is set too and the reason says "at column N".
     """
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 node: str | None = None):
+                 node: str | None = None, column: int | None = None):
         self.file = file or "<text>"
         self.line = line
+        self.column = column
         self.node = node
         self.reason = message
         where = f"{self.file}:{line}" if line is not None else self.file

@@ -213,14 +213,23 @@ class TreeNode:
         return self.config.wake_up is not None
 
     def set_pre_tick_callback(self, callback: Callable | None) -> None:
-        """callback(node) -> status; a SUCCESS/FAILURE result replaces the tick (Groot2 hooks)."""
+        """callback(node) -> status; a SUCCESS/FAILURE result replaces the tick (Groot2 hooks).
+        None removes it (and the node goes back to the lean tick path if it can)."""
         self._pre_tick_callback = callback
-        self.execute_tick = self._execute_tick_full
+        self._choose_tick_path()
 
     def set_post_tick_callback(self, callback: Callable | None) -> None:
         """callback(node, status) -> status; a SUCCESS/FAILURE result overrides the status."""
         self._post_tick_callback = callback
-        self.execute_tick = self._execute_tick_full
+        self._choose_tick_path()
+
+    def _choose_tick_path(self) -> None:
+        config = self.config
+        if (self._pre_tick_callback is not None or self._post_tick_callback is not None
+                or config.pre_conditions or config.post_conditions):
+            self.execute_tick = self._execute_tick_full
+        else:
+            self.__dict__.pop("execute_tick", None)
 
     # ---- ports -----------------------------------------------------------------------
     def _port_spec(self, name: str, direction: str) -> tuple:

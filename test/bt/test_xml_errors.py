@@ -40,7 +40,7 @@ def test_missing_file():
 
 @pytest.mark.parametrize("xml, line, node, reason", [
     ('<root BTCPP_format="4">\n<BehaviorTree ID="Main">\n<Sequence>\n</BehaviorTree></root>', 4, None,
-     "malformed XML: mismatched tag"),
+     "mismatched tag"),
     ('<tree BTCPP_format="4"/>', 1, "tree", "the XML must have a root node called <root>"),
     ('<root BTCPP_format="3"><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>', 1, "root",
      "only version 4"),
@@ -68,7 +68,8 @@ def test_missing_file():
      3, "Repeat", 'value "many" can not be converted to int'),
     (doc('<TreeNodesModel/>', '<TreeNodesModel/>', '<BehaviorTree ID="Main"><AlwaysSuccess/></BehaviorTree>'), 3,
      "TreeNodesModel", "only a single <TreeNodesModel>"),
-    (doc('<Behaviortree ID="Main"><AlwaysSuccess/></Behaviortree>'), 2, "Behaviortree", "unexpected element"),
+    (doc('<Behaviortree ID="Main"><AlwaysSuccess/></Behaviortree>'), 1, "root",
+     "has no <BehaviorTree> to create a tree from; these elements were ignored: <Behaviortree> (line 2)"),
 ])
 def test_structural_errors(xml, line, node, reason):
     error = error_of(xml)

@@ -1,7 +1,10 @@
 """Parse XML safely (defusedxml) into a small element tree that remembers line numbers.
 
-Entity declarations (billion-laughs bombs) and external entities/DTDs are refused
-by defusedxml; every failure becomes an XmlError naming the file and line.
+The text first goes through `lenient.make_strict`, so what BT.CPP's tinyxml2
+accepts (raw `<` and `&&` in attribute values, whitespace before the declaration)
+is accepted here too. Entity declarations (billion-laughs bombs) and external
+entities/DTDs are still refused by defusedxml; every failure becomes an XmlError
+naming the file, the line and, for malformed XML, the column and expat's cause.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import defusedxml
 from defusedxml.ElementTree import DefusedXMLParser
 
 from ..errors import XmlError
+from .lenient import make_strict
 
 
 @dataclass
@@ -70,18 +74,34 @@ class _Builder:
         return self.root
 
 
+def _decode(text: str | bytes) -> str | bytes:
+    """Text as str (UTF-8, BOM dropped); bytes in another encoding are left to expat."""
+    if isinstance(text, str):
+        return text
+    try:
+        return text.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return text
+
+
 def parse_xml(text: str | bytes, file: str = "<text>") -> XmlElement:
     """Parse XML text; return the root element or raise XmlError(file, line)."""
+    text = _decode(text)
+    strict = make_strict(text, file) if isinstance(text, str) else None
     builder = _Builder(file)
     parser = DefusedXMLParser(target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     builder.expat = parser.parser
     try:
-        parser.feed(text)
+        parser.feed(strict.text if strict is not None else text)
         root = parser.close()
     except ParseError as exc:
-        line = exc.position[0] if getattr(exc, "position", None) else None
+        line, column = exc.position if getattr(exc, "position", None) else (None, None)
+        if strict is not None and line is not None:
+            column = strict.original_column(line, column)
+        column = column + 1 if column is not None else None
         reason = str(exc).split(": line")[0]
-        raise XmlError(f"malformed XML: {reason}", file, line) from None
+        where = f" at column {column}" if column is not None else ""
+        raise XmlError(f"malformed XML{where}: {reason}", file, line, column=column) from None
     except defusedxml.EntitiesForbidden as exc:
         raise XmlError(f"entity declarations are not allowed (entity '{exc.name}'): possible "
                        f"entity-expansion attack", file, builder.expat.CurrentLineNumber) from None

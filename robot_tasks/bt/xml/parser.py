@@ -25,6 +25,7 @@ from ..scripts import compile_script
 from ..tree import Subtree, Tree
 from .document import XmlElement, parse_xml
 from .model_types import type_from_name
+from .names import port_name_problem, tree_id_problem
 from .placeholders import register_placeholder
 
 MAX_DEPTH = 256
@@ -35,7 +36,6 @@ PORT_TAGS = {"input_port": PortDirection.INPUT, "output_port": PortDirection.OUT
              "inout_port": PortDirection.INOUT}
 
 _INT_LITERAL = re.compile(r"[-+]?[0-9]+\Z")
-_VALID_TREE_ID = re.compile(r"[^\s<>&\"'{}]+\Z")
 
 
 def is_allowed_port_name(name: str) -> bool:
@@ -88,6 +88,7 @@ class XmlParser:
         self._first_root: XmlElement | None = None
         self._anonymous_count = 0
         self._pending_ids: set = set()
+        self.ignored_elements: list[XmlElement] = []
 
     # ---- loading -----------------------------------------------------------------------
     def load_from_file(self, path) -> None:
@@ -131,8 +132,8 @@ class XmlParser:
             elif child.tag == "BehaviorTree":
                 trees.append(child)
             else:
-                raise child.error(f"unexpected element <{child.tag}> inside <root>: expected <BehaviorTree>, "
-                                  f"<TreeNodesModel> or <include>")
+                # BT.CPP 4.10 skips what it does not know (<Metadata>, Groot2 extras ...)
+                self.ignored_elements.append(child)
         if len(models) > 1:
             raise models[1].error("only a single <TreeNodesModel> is supported")
         for model in models:
@@ -147,8 +148,10 @@ class XmlParser:
                     raise tree.error("if you have multiple behavior trees, each of them must have an ID")
                 tree_id = f"BehaviorTree_{self._anonymous_count}"
                 self._anonymous_count += 1
-            elif not _VALID_TREE_ID.match(tree_id):
-                raise tree.error(f"the BehaviorTree ID [{tree_id}] is not a valid name")
+            elif tree_id_problem(tree_id):
+                raise tree.error(f"the BehaviorTree ID [{tree_id}] is not a valid name: "
+                                 f"{tree_id_problem(tree_id)} (BT.CPP 4.10 refuses Root and the "
+                                 f"characters . / \\ : * ? | < > & \" ' and whitespace)")
             if tree_id in self.factory.builders:
                 raise tree.error(f"the BehaviorTree ID [{tree_id}] is already the name of a registered "
                                  f"node type; choose another ID")
@@ -204,6 +207,9 @@ class XmlParser:
                 name = port.get("name")
                 if not name:
                     raise port.error(f"<{port.tag}> of model [{model_id}] needs the attribute [name]")
+                problem = port_name_problem(name)
+                if problem:
+                    raise port.error(f"the port name [{name}] of model [{model_id}] is not valid: {problem}")
                 default = port.get("default")
                 try:
                     ports[name] = PortInfo(direction, name, type_from_name(port.get("type")),
@@ -240,6 +246,8 @@ class XmlParser:
                 return
         else:
             type_id = tag
+            if tag == "SubTreePlus":
+                raise element.error(self._unknown_id_message(tag))
             if "ID" in element.attrib:
                 raise element.error(f"attribute [ID] is not allowed in <{tag}>; use <Action ID=...> or the "
                                     f"compact form <{element.attrib['ID']}>")
@@ -264,12 +272,21 @@ class XmlParser:
             self._verify_node(child, depth + 1)
 
     def _unknown_id_message(self, type_id: str) -> str:
+        if type_id == "SubTreePlus":
+            return ("<SubTreePlus> is gone since BT.CPP v4: use <SubTree>, which now does what "
+                    "SubTreePlus did (port remapping, _autoremap)")
         if type_id in self.tree_roots or type_id in self._pending_ids:
             return (f"[{type_id}] is a BehaviorTree, not a node type: use <SubTree ID=\"{type_id}\"/>")
         return f"unknown node type [{type_id}]{self.factory.suggestion(type_id)}"
 
     # ---- instantiation -------------------------------------------------------------------
     def instantiate_tree(self, blackboard: Blackboard | None = None, tree_id: str | None = None) -> Tree:
+        if not self.tree_roots:
+            root = self._first_root
+            ignored = ", ".join(f"<{e.tag}> (line {e.line})" for e in self.ignored_elements)
+            hint = f"; these elements were ignored: {ignored}" if ignored else ""
+            raise XmlError(f"the <root> has no <BehaviorTree> to create a tree from{hint}",
+                           root.file if root else None, root.line if root else None, "root")
         if tree_id is None:
             tree_id = self.main_tree_id
             if not tree_id:
@@ -362,6 +379,7 @@ class _TreeBuilder:
                 child_board.autoremap = autoremap
         path = subtree.instance_name + "/" if subtree.instance_name else ""
         path += element.get("name") or f"{subtree_id}::{node.uid}"
+        node.subtree_path = path
         if any(existing.instance_name == path for existing in self.tree.subtrees):
             raise element.error(f"the SubTree path [{path}] is not unique: give sibling SubTrees different names")
         self.create_subtree(subtree_id, path, path + "/", child_board, node, ancestry + (subtree_id,), depth)

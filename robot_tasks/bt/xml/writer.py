@@ -52,18 +52,20 @@ def write_tree_nodes_model_xml(factory, include_builtin: bool = False) -> str:
 def _node_element(parent: ET.Element, node: TreeNode, add_metadata: bool) -> None:
     config = node.config
     attributes: dict[str, str] = {}
-    if node.registration_id == "SubTree":
+    is_subtree = node.registration_id == "SubTree"
+    if is_subtree:
         attributes["ID"] = getattr(node, "subtree_id", "")
-    attributes["name"] = node.name
+    if not (is_subtree and add_metadata):
+        attributes["name"] = node.name  # with metadata, BT.CPP names a SubTree by _fullpath only
     if add_metadata:
         attributes["_uid"] = str(node.uid)
-        if node.registration_id == "SubTree":
-            attributes["_fullpath"] = config.path
+        if is_subtree:
+            attributes["_fullpath"] = getattr(node, "subtree_path", config.path)
     for port_name, value in config.input_ports.items():
         attributes[port_name] = value_to_string(value)
     for port_name, value in config.output_ports.items():
         attributes.setdefault(port_name, value_to_string(value))
-    if getattr(node, "autoremap", False):
+    if getattr(node, "autoremap", False) and not add_metadata:  # BT.CPP's monitor XML omits it
         attributes["_autoremap"] = "true"
     for condition, source in getattr(config, "condition_sources", {}).items():
         attributes[condition] = source

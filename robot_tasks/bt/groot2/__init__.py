@@ -1,0 +1,15 @@
+"""Live monitoring with Groot2: BT.CPP 4.10's Groot2 protocol over pyzmq + msgpack.
+
+```python
+from robot_tasks.bt.groot2 import Groot2Publisher
+with Groot2Publisher(tree):          # REP 127.0.0.1:1667, PUB 127.0.0.1:1668
+    tree.tick_while_running()
+```
+Files: `protocol.py` (bytes on the wire), `status_buffer.py` (STATUS and recorded
+transitions), `blackboard_dump.py` (BLACKBOARD), `hooks.py` (breakpoints),
+`publisher.py` (sockets and threads). pyzmq and msgpack are imported only when a
+publisher is created, so importing this package needs neither.
+"""
+from .publisher import Groot2Error, Groot2Publisher
+
+__all__ = ["Groot2Error", "Groot2Publisher"]
