@@ -29,7 +29,7 @@ $(STAMPS)/interfaces: $(STAMPS)/ros $(IFACE_SRC)
 
 $(STAMPS)/package: setup.py $(STAMPS)/interfaces
 	@echo "==> installing robot_tasks with its sim, control and test extras"
-	$(PIP) -e '.[sim,control,test]'
+	$(PIP) -e '.[sim,control,groot2,test]'
 	@touch $@
 
 test: setup

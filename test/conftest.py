@@ -143,6 +143,7 @@ def start_executor(launcher, ros_node, action_clients):
     def start(name: str = "tree_executor", extra_env: dict | None = None, **params):
         params.setdefault("tree_dirs", [str(TEST_TREES)])
         params.setdefault("include_default_trees", False)
+        params.setdefault("groot2_port", 0)   # tests that watch a run pick their own free ports
         proc = launcher.start_module("robot_tasks.nodes.tree_executor", name=name, params=params,
                                      extra_env=extra_env)
         action_clients.wait_for_server(ExecuteTree, params.get("action_name", "execute_tree"), timeout=15.0)

@@ -163,7 +163,9 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     run_dir = Path(options.out) / f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{stamp}"
     run_dir.mkdir(parents=True, exist_ok=True)
-    params = with_overrides(plan, {"sim": {"seed": options.seed, "real_time_factor": options.rtf}},
+    params = with_overrides(plan, {"sim": {"seed": options.seed, "real_time_factor": options.rtf},
+                                   # a .btlog of the run in its folder: Groot2 replays the episode
+                                   "tree_executor": {"btlog_dir": str(run_dir.resolve())}},
                             run_dir / "params")
     domain = pick_free_domain_id()
     settings = loopback_dds_settings(domain, run_dir / "ros_log")
@@ -202,6 +204,9 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     if state.frames:
         write_montage(state.frames, run_dir / "montage.png")
         report["montage"] = "montage.png"
+    btlogs = sorted(p.name for p in run_dir.glob("*.btlog"))
+    if btlogs:
+        report["btlog"] = btlogs[-1]          # open it in Groot2 (Log Replay) to step through the run
     write_report(run_dir / "report.json", report)
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - " +
         ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in report["cubes"]) +

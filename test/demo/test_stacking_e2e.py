@@ -55,6 +55,10 @@ def test_demo_stacks_all_four_cubes(disturb, tmp_path):
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
     assert report["sim_time_s"] > 5 and report["wall_time_s"] > 5
     assert (runs[0] / "montage.png").stat().st_size > 10_000
+    # a .btlog of the episode that Groot2 replays: the tree, then its transitions
+    from robot_tasks.bt.loggers import read_btlog
+    tree_xml, _, transitions = read_btlog(runs[0] / report["btlog"])
+    assert 'ID="FrankaStacking"' in tree_xml and len(transitions) > 100
     assert "release IDLE -> RUNNING" in (runs[0] / "tree_status.log").read_text()
     # the task's decisions (Python logging in the leaves) reach the node's log and /rosout
     assert any(line.endswith("INFO decide: red_cube -> level 0") for line in task_log), why

@@ -9,6 +9,12 @@
 | plugins               | []             | modules with register_nodes(factory, ros_node)     |
 | action_name           | execute_tree   | name of the ExecuteTree action server              |
 | feedback_rate         | 10.0 Hz        | limit of ExecuteTree feedback                      |
+| groot2_port           | 1667           | Groot2 monitoring of the running tree: ZMQ REP on  |
+|                       |                | this port, PUB on +1 (BehaviorTree.ROS2's name and |
+|                       |                | default); 0 = off                                  |
+| groot2_address        | 127.0.0.1      | where the Groot2 sockets bind                      |
+| btlog_dir             | ""             | write a FileLogger2 .btlog of every run here       |
+|                       |                | (Groot2 replays it); "" = off                      |
 
 Provides: action ExecuteTree, topic tree_status (TreeStatus), service get_loaded_trees
 (GetLoadedTrees), all relative to the node's namespace. A plugin that cannot be loaded
@@ -24,6 +30,7 @@ from robot_tasks.ros.leaves import register_ros_nodes
 from robot_tasks.ros.log_bridge import forward_python_logging
 from robot_tasks.ros.parameters import declare
 from robot_tasks.runtime.catalog import TreeCatalog, default_tree_dirs
+from robot_tasks.runtime.monitors import RunMonitors, btlog_monitor, groot2_monitor
 from robot_tasks.runtime.plugins import load_plugins
 
 
@@ -43,6 +50,18 @@ class TreeExecutorNode(Node):
         feedback_rate = declare(self, "feedback_rate", 10.0, "Hz limit of ExecuteTree feedback",
                                 minimum=0.0, open_minimum=True)
 
+        groot2_port = declare(self, "groot2_port", 1667, "Groot2 ZMQ port (PUB on +1); 0 = off",
+                              minimum=0, maximum=65534)
+        groot2_address = declare(self, "groot2_address", "127.0.0.1", "address the Groot2 sockets bind",
+                                 allow_empty=False)
+        btlog_dir = declare(self, "btlog_dir", "", "folder for a .btlog of every run; '' = off")
+        monitors = []
+        if groot2_port:
+            monitors.append(groot2_monitor(groot2_port, groot2_address, self.get_logger().warning))
+            self.get_logger().info(f"Groot2: connect to {groot2_address}:{groot2_port} while a tree runs")
+        if btlog_dir:
+            monitors.append(btlog_monitor(btlog_dir, self.get_logger().warning))
+
         factory = BehaviorTreeFactory()
         register_ros_nodes(factory, self)
         load_plugins([p for p in plugins if p], factory, self)
@@ -53,4 +72,5 @@ class TreeExecutorNode(Node):
         self.get_logger().info(f"trees: {', '.join(self.catalog.tree_ids()) or 'none'} "
                                f"(from {', '.join(map(str, self.catalog.tree_dirs)) or 'no folder'})")
         self.server = ExecuteTreeServer(self, self.catalog, action_name=action_name,
-                                        tick_frequency=tick_frequency, feedback_rate=feedback_rate)
+                                        tick_frequency=tick_frequency, feedback_rate=feedback_rate,
+                                        monitors=RunMonitors(monitors))

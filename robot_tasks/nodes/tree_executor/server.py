@@ -32,6 +32,7 @@ from robot_tasks.bt import NodeStatus
 from robot_tasks.ros.error_codes import code_name
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.runtime.catalog import TreeCatalog, parse_payload
+from robot_tasks.runtime.monitors import RunMonitors
 from robot_tasks.runtime.errors import InvalidPayloadError, NodeTickError, TreeLoadError, UnknownTreeError
 from robot_tasks.runtime.run import FINISHED, StatusChange, TreeRun
 from robot_tasks_interfaces.action import ExecuteTree
@@ -55,7 +56,8 @@ class ExecuteTreeServer:
 
     def __init__(self, node, catalog: TreeCatalog, action_name: str = "execute_tree",
                  tick_frequency: float = 100.0, feedback_rate: float = 10.0,
-                 status_topic: str = "tree_status", loaded_trees_service: str = "get_loaded_trees"):
+                 status_topic: str = "tree_status", loaded_trees_service: str = "get_loaded_trees",
+                 monitors: RunMonitors | None = None):
         if not tick_frequency > 0:
             raise ValueError(f"tick_frequency must be > 0 Hz, got {tick_frequency}")
         self.node = node
@@ -63,6 +65,7 @@ class ExecuteTreeServer:
         self.log = node.get_logger()
         self.feedback_period = 1.0 / feedback_rate if feedback_rate > 0 else 0.0
         self.active: ActiveGoal | None = None
+        self.monitors = monitors or RunMonitors([])   # Groot2 / .btlog of the running tree
         self.status_pub = node.create_publisher(
             TreeStatus, status_topic, QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.timer = node.create_timer(1.0 / tick_frequency, self._on_tick, autostart=False)
@@ -102,6 +105,7 @@ class ExecuteTreeServer:
                          f"preempted by a newer goal for '{goal.target_tree}'; the tree was halted")
         active = ActiveGoal(handle, TreeRun(tree, tree_id), Future())
         self.active = active
+        self.monitors.open(tree, tree_id)
         self.log.info(f"running tree '{tree_id}'")
         self._publish_status(active, active.run.snapshot())
         self.timer.reset()
@@ -165,6 +169,7 @@ class ExecuteTreeServer:
         if root is NodeStatus.IDLE or run.root_status is NodeStatus.RUNNING:
             run.halt()
         run.close()
+        self.monitors.close()
         changes = run.take_changes()
         self._publish_status(active, changes, root_status=root)
         if self.active is active:

@@ -13,7 +13,7 @@ import time
 
 import msgpack
 
-from .client import Groot2Client, free_port_pair
+from groot2_client import Groot2Client, free_port_pair
 
 TREE = """<root BTCPP_format="4" main_tree_to_execute="Main">
   <BehaviorTree ID="Main">

@@ -1,4 +1,4 @@
-"""A small Groot2 client: what Groot2's monitor sends, over pyzmq, to 127.0.0.1 only."""
+"""A small Groot2 client: what Groot2's monitor sends, over pyzmq, to 127.0.0.1 only (engine and executor tests)."""
 import json
 import random
 import struct
