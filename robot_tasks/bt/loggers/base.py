@@ -14,7 +14,9 @@ thread), so they must be quick: the file loggers only queue and write elsewhere.
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import deque
 
 from ..status import IDLE
 
@@ -50,3 +52,57 @@ class StatusChangeLogger:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class QueuedFileLogger(StatusChangeLogger):
+    """A logger whose callback only queues, and a writer thread that empties the queue
+    into a file every `write_period_s` (BT.CPP's file loggers work the same way), so a
+    tick never waits for the disk. Subclasses open `self._file` before calling
+    `start_writer()`, queue items from `callback`, and implement `write_items(items)`
+    and `finish()` (what closes the file's content, e.g. a JSON array's bracket)."""
+
+    write_period_s = 0.01
+
+    def start_writer(self, tree, thread_name: str) -> None:
+        self._queue: deque = deque()
+        self._write_lock = threading.Lock()
+        self._wake = threading.Event()
+        self._running = True
+        StatusChangeLogger.__init__(self, tree)
+        self._writer = threading.Thread(target=self._write_loop, name=thread_name, daemon=True)
+        self._writer.start()
+
+    def write_items(self, items: list) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Called once, after the last items were written and before the file is closed."""
+
+    def _drain(self) -> None:
+        with self._write_lock:
+            queue, items = self._queue, []
+            while queue:
+                items.append(queue.popleft())
+            if items and not self._file.closed:
+                self.write_items(items)
+                self._file.flush()
+
+    def _write_loop(self) -> None:
+        while self._running:
+            self._wake.wait(self.write_period_s)
+            self._wake.clear()
+            self._drain()
+
+    def flush(self) -> None:
+        self._drain()
+
+    def close(self) -> None:
+        if self._subscription is None:
+            return
+        super().close()
+        self._running = False
+        self._wake.set()
+        self._writer.join()
+        self._drain()
+        self.finish()
+        self._file.close()

@@ -19,21 +19,18 @@ The status callback only appends to a queue; a writer thread drains it every 10 
 from __future__ import annotations
 
 import struct
-import threading
 import time
-from collections import deque
 from pathlib import Path
 
 from ..errors import BehaviorTreeError
 from ..xml.writer import write_tree_to_xml
-from .base import StatusChangeLogger
+from .base import QueuedFileLogger
 
 MAGIC = b"BTCPP4-FileLogger2"
 PROTOCOL = 1
-WRITE_PERIOD_S = 0.01
 
 
-class FileLogger2(StatusChangeLogger):
+class FileLogger2(QueuedFileLogger):
     show_transition_to_idle = True
 
     def __init__(self, tree, path):
@@ -48,45 +45,14 @@ class FileLogger2(StatusChangeLogger):
         self._first_us = time.time_ns() // 1000
         self._file.write(MAGIC + bytes([PROTOCOL]) + struct.pack("<i", len(xml)) + xml
                          + struct.pack("<q", self._first_us))
-        self._queue: deque = deque()
-        self._write_lock = threading.Lock()
-        self._wake = threading.Event()
-        self._running = True
-        super().__init__(tree)
-        self._writer = threading.Thread(target=self._write_loop, name="btlog-writer", daemon=True)
-        self._writer.start()
+        self.start_writer(tree, "btlog-writer")
 
     def callback(self, timestamp_ns, node, previous, status) -> None:
         self._queue.append((timestamp_ns // 1000 - self._first_us, node.uid, status.value))
 
-    def _drain(self) -> None:
-        with self._write_lock:
-            queue, chunks = self._queue, []
-            while queue:
-                usec, uid, status = queue.popleft()
-                chunks.append((usec & 0xFFFFFFFFFFFF).to_bytes(6, "little") + struct.pack("<HB", uid, status))
-            if chunks and not self._file.closed:
-                self._file.write(b"".join(chunks))
-                self._file.flush()
-
-    def _write_loop(self) -> None:
-        while self._running:
-            self._wake.wait(WRITE_PERIOD_S)
-            self._wake.clear()
-            self._drain()
-
-    def flush(self) -> None:
-        self._drain()
-
-    def close(self) -> None:
-        if self._subscription is None:
-            return
-        super().close()
-        self._running = False
-        self._wake.set()
-        self._writer.join()
-        self._drain()
-        self._file.close()
+    def write_items(self, items: list) -> None:
+        self._file.write(b"".join((usec & 0xFFFFFFFFFFFF).to_bytes(6, "little") + struct.pack("<HB", uid, status)
+                                  for usec, uid, status in items))
 
 
 def read_btlog(path) -> tuple[str, int, list[tuple[int, int, int]]]:

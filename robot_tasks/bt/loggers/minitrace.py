@@ -12,32 +12,23 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from collections import deque
 
 from ..status import FAILURE, IDLE, RUNNING, SUCCESS
-from .base import StatusChangeLogger
-
-WRITE_PERIOD_S = 0.05
+from .base import QueuedFileLogger
 
 
-class MinitraceLogger(StatusChangeLogger):
+class MinitraceLogger(QueuedFileLogger):
     show_transition_to_idle = True
+    write_period_s = 0.05
 
     def __init__(self, tree, path):
         self._file = open(path, "w", encoding="utf-8")
         self._file.write("[")
         self._first = True
         self._open_spans: set[int] = set()
-        self._queue: deque = deque()
-        self._lock = threading.Lock()
         self._pid = os.getpid()
         self._parts: dict[int, tuple[str, str]] = {}
-        self._wake = threading.Event()
-        self._running = True
-        super().__init__(tree)
-        self._writer = threading.Thread(target=self._write_loop, name="minitrace-writer", daemon=True)
-        self._writer.start()
+        self.start_writer(tree, "minitrace-writer")
 
     def callback(self, timestamp_ns, node, previous, status) -> None:
         uid = node.uid
@@ -63,33 +54,11 @@ class MinitraceLogger(StatusChangeLogger):
         outcome = "HALTED" if status is IDLE else status.name
         return f'{head}"ph": "E", "ts": {ts}, "pid": {self._pid}, "tid": 1, "args": {{"status": "{outcome}"}}}}'
 
-    def _drain(self) -> None:
-        with self._lock:
-            queue, parts = self._queue, []
-            while queue:
-                parts.append(self._event(*queue.popleft()))
-            if parts and not self._file.closed:
-                self._file.write(("" if self._first else ",\n") + ",\n".join(parts))
-                self._first = False
-                self._file.flush()
+    def write_items(self, items: list) -> None:
+        self._file.write(("" if self._first else ",\n") + ",\n".join(self._event(*item) for item in items))
+        self._first = False
 
-    def _write_loop(self) -> None:
-        while self._running:
-            self._wake.wait(WRITE_PERIOD_S)
-            self._drain()
-
-    def flush(self) -> None:
-        self._drain()
-
-    def close(self) -> None:
-        if self._subscription is None:
-            return
-        super().close()
-        self._running = False
-        self._wake.set()
-        self._writer.join()
-        self._drain()
+    def finish(self) -> None:
         self._file.write("]\n")
-        self._file.close()
 
 

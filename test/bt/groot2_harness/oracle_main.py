@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/bt
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))  # groot2_client (pytest's pythonpath)
 
 from groot2_harness.scenarios import SCENARIOS, run  # noqa: E402
 from groot2_harness.sides import OracleSide  # noqa: E402

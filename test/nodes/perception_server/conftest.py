@@ -23,17 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from robot_tasks.testing.harness import RosTestEnv
-
-
-@pytest.fixture(scope="module")
-def ros_env(tmp_path_factory) -> RosTestEnv:
-    return RosTestEnv.create_applied(tmp_path_factory.mktemp("ros"))
-
-
-@pytest.fixture(scope="module")
-def launcher(module_launcher):
-    return module_launcher
+from module_scoped import launcher, ros_env  # noqa: F401  (one domain and one process set per module)
 
 
 @pytest.fixture(scope="module")
