@@ -37,6 +37,22 @@ def entry_port():
     return InputPort("entry", description="Entry to check")
 
 
+class EntryWatch:
+    """The write count of the entry a node's `entry` port names, as last seen by that node."""
+
+    def __init__(self, node):
+        self.key = entry_key_of(node)
+        self.sequence_id = 0
+
+    def updated(self, blackboard) -> bool | None:
+        """None when the entry does not exist; else whether it was written since the last call."""
+        entry = blackboard.get_entry(self.key)
+        if entry is None:
+            return None
+        previous, self.sequence_id = self.sequence_id, entry.sequence_id
+        return previous != entry.sequence_id
+
+
 class EntryUpdatedDecorator(DecoratorNode):
     """Ticks the child only when the entry was written since the last check."""
 
@@ -48,18 +64,12 @@ class EntryUpdatedDecorator(DecoratorNode):
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)
-        self._entry_key = entry_key_of(self)
-        self._sequence_id = 0
+        self._watch = EntryWatch(self)
         self._child_running = False
 
     def tick(self) -> NodeStatus:
-        if not self._child_running:
-            entry = self.config.blackboard.get_entry(self._entry_key)
-            if entry is None:
-                return self.if_not_updated
-            previous, self._sequence_id = self._sequence_id, entry.sequence_id
-            if previous == entry.sequence_id:
-                return self.if_not_updated
+        if not self._child_running and not self._watch.updated(self.config.blackboard):
+            return self.if_not_updated
         status = self.child.execute_tick()
         self._child_running = status is RUNNING
         return status

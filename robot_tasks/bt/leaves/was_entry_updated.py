@@ -8,7 +8,7 @@ was not or when the entry does not exist.
 from __future__ import annotations
 
 from ..action_nodes import SyncActionNode
-from ..decorators.entry_updated import entry_key_of, entry_port
+from ..decorators.entry_updated import EntryWatch, entry_port
 from ..node import NodeConfig
 from ..status import FAILURE, SUCCESS, NodeStatus
 
@@ -22,12 +22,7 @@ class WasEntryUpdatedNode(SyncActionNode):
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)
-        self._entry_key = entry_key_of(self)
-        self._sequence_id = 0
+        self._watch = EntryWatch(self)
 
     def tick(self) -> NodeStatus:
-        entry = self.config.blackboard.get_entry(self._entry_key)
-        if entry is None:
-            return FAILURE
-        previous, self._sequence_id = self._sequence_id, entry.sequence_id
-        return SUCCESS if previous != entry.sequence_id else FAILURE
+        return SUCCESS if self._watch.updated(self.config.blackboard) else FAILURE
