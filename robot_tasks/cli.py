@@ -36,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:   # a command that did not handle Ctrl-C itself: no traceback
+        return 130
 
 
 if __name__ == "__main__":

@@ -73,23 +73,17 @@ def _execute(args, ros, client, ExecuteTree) -> int:
             print(f"feedback: {message.feedback.message}", flush=True)
 
     goal = ExecuteTree.Goal(target_tree=args.tree, payload=args.payload)
-    result_deadline = None if args.timeout is None else time.monotonic() + args.timeout
-    sent = client.send_goal_async(goal, feedback_callback=on_feedback)
-    if not ros.spin_until(sent, result_deadline) or not sent.result().accepted:
-        print("error: the executor did not accept the goal", file=sys.stderr)
-        return EXIT_FAILED
-    handle = sent.result()
-    result_future = handle.get_result_async()
-    try:
-        if not ros.spin_until(result_future, result_deadline):
-            print(f"timed out after {args.timeout:g} s; cancelling the run", file=sys.stderr)
-            _cancel(ros, handle)
-            return EXIT_FAILED
-    except KeyboardInterrupt:
-        print("interrupted; cancelling the run", file=sys.stderr)
-        _cancel(ros, handle)
-        return EXIT_INTERRUPTED
-    result = result_future.result().result
+    outcome = ros.run_goal(client, goal, feedback=on_feedback, timeout=args.timeout)
+    if outcome.kind != "result":
+        what = {"rejected": "error: the executor did not accept the goal",
+                "timeout": f"timed out after {args.timeout or 0:g} s; cancelling the run",
+                "interrupted": "interrupted; cancelling the run",
+                "server_lost": f"error: server lost: the tree executor '{args.server}' left the graph"}
+        print(what[outcome.kind] + (f" ({outcome.note})" if outcome.note else ""), file=sys.stderr)
+        if outcome.kind in ("timeout", "interrupted") and outcome.handle is not None:
+            _print_cancelled_result(ros, outcome.handle)
+        return EXIT_INTERRUPTED if outcome.kind == "interrupted" else EXIT_FAILED
+    result = outcome.response.result
     line = f"result: {result.node_status or 'IDLE'} (error_code {result.error_code} " \
            f"{code_name(ExecuteTree.Result, result.error_code)}, {result.tick_count} ticks)"
     print(line + (f": {result.return_message}" if result.return_message else ""), flush=True)
@@ -97,9 +91,8 @@ def _execute(args, ros, client, ExecuteTree) -> int:
     return EXIT_SUCCESS if ok else EXIT_FAILED
 
 
-def _cancel(ros, handle) -> None:
-    cancel = handle.cancel_goal_async()
-    ros.spin_until(cancel, time.monotonic() + 2.0)
+def _print_cancelled_result(ros, handle) -> None:
+    """The halted run's result, once the executor has answered the cancel."""
     result = handle.get_result_async()
     if ros.spin_until(result, time.monotonic() + 2.0):
         print(f"result: {result.result().result.node_status or 'IDLE'} (cancelled)", flush=True)

@@ -96,9 +96,6 @@ class GoalSender:
         self.client.destroy()
         self.ros.close()
 
-    def _spin_until(self, future, deadline: float | None) -> bool:
-        return self.ros.spin_until(future, deadline)
-
     def send(self, goal, show_feedback: bool, timeout: float | None, server_timeout: float) -> int:
         from robot_tasks.ros.yaml_message import message_to_dict
 
@@ -117,40 +114,29 @@ class GoalSender:
                     _emit({"feedback": message_to_dict(msg.feedback, max_items=32)})
 
             started = time.monotonic()
-            result_deadline = None if timeout is None else started + timeout
-            sent = self.client.send_goal_async(goal, feedback_callback=on_feedback)
-            try:
-                if not self._spin_until(sent, result_deadline):
-                    _note(f"timed out after {timeout:g} s waiting for the goal to be accepted")
-                    self._cancel_when_accepted(sent)
-                    return EXIT_NOT_SUCCEEDED
-                handle = sent.result()
-                if not handle.accepted:
-                    _note("goal rejected")
-                    _emit({"status": "REJECTED", "result": None})
-                    return EXIT_NOT_SUCCEEDED
-                _note(f"goal accepted ({bytes(handle.goal_id.uuid).hex()})")
-                result_future = handle.get_result_async()
-                if not self._spin_until(result_future, result_deadline):
-                    _note(f"timed out after {timeout:g} s; cancelling the goal")
-                    self._cancel_when_accepted(sent)
-                    return EXIT_NOT_SUCCEEDED
-            except KeyboardInterrupt:
-                _note("interrupted; cancelling the goal")
-                self._cancel_when_accepted(sent)
-                return EXIT_INTERRUPTED
-            response = result_future.result()
-            status = _status_name(response.status)
-            _emit({"status": status, "result": message_to_dict(response.result, max_items=64)})
-            _note(f"goal finished with status {status} in {time.monotonic() - started:.3f} s")
-            return EXIT_SUCCEEDED if status == "SUCCEEDED" else EXIT_NOT_SUCCEEDED
+            outcome = self.ros.run_goal(
+                self.client, goal, feedback=on_feedback, timeout=timeout,
+                on_accepted=lambda handle: _note(f"goal accepted ({bytes(handle.goal_id.uuid).hex()})"))
+            if outcome.kind == "result":
+                status = _status_name(outcome.response.status)
+                _emit({"status": status, "result": message_to_dict(outcome.response.result, max_items=64)})
+                _note(f"goal finished with status {status} in {time.monotonic() - started:.3f} s")
+                return EXIT_SUCCEEDED if status == "SUCCEEDED" else EXIT_NOT_SUCCEEDED
+            if outcome.kind == "rejected":
+                _note("goal rejected")
+                _emit({"status": "REJECTED", "result": None})
+                return EXIT_NOT_SUCCEEDED
+            what = {"timeout": f"timed out after {timeout or 0:g} s; cancelling the goal",
+                    "interrupted": "interrupted; cancelling the goal",
+                    "server_lost": f"error: server lost: '{self.action_name}'"}[outcome.kind]
+            _note(what)
+            if outcome.note:
+                _note(outcome.note)
+            return EXIT_INTERRUPTED if outcome.kind == "interrupted" else EXIT_NOT_SUCCEEDED
         except KeyboardInterrupt:  # while waiting for the server: nothing to cancel
             return EXIT_INTERRUPTED
         finally:
             self.close()
-
-    def _cancel_when_accepted(self, sent) -> None:
-        _note(self.ros.cancel_when_accepted(sent))
 
 
 def _status_name(code: int) -> str:

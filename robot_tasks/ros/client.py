@@ -28,9 +28,24 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 JOIN_TIMEOUT_S = 10.0
+SERVER_LOST_S = 2.0   # s the server may be missing from the graph before a goal counts as lost
+
+
+@dataclass
+class GoalOutcome:
+    """How `RosClient.run_goal` ended: `kind` is one of
+    "result" (`response` holds the status and the result), "rejected", "timeout",
+    "interrupted" (Ctrl-C: the goal was cancelled), "server_lost" (the server left the
+    graph while the goal ran); `note` says what happened to the goal, in words."""
+
+    kind: str
+    response: object = None
+    handle: object = None
+    note: str = ""
 
 
 class RosClient:
@@ -112,6 +127,46 @@ class RosClient:
             return f"no answer to the cancel request within {wait_s:g} s"
         return ("goal cancel requested: accepted" if cancel.result().goals_canceling
                 else "goal cancel requested: refused (it may have finished)")
+
+    def run_goal(self, client, goal, *, feedback: Callable | None = None, timeout: float | None = None,
+                 on_accepted: Callable | None = None, lost_after_s: float = SERVER_LOST_S) -> GoalOutcome:
+        """Send `goal` with action client `client` and follow it to its end (on this thread).
+
+        Every way out leaves nothing running on the server: a timeout or a Ctrl-C, also in
+        the window between sending and acceptance, cancels the goal once it is accepted;
+        a server that leaves the graph for `lost_after_s` while the goal runs ends the
+        wait ("server_lost") instead of waiting forever."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        sent = client.send_goal_async(goal, feedback_callback=feedback)
+        try:
+            if not self.spin_until(sent, deadline):
+                note = self.cancel_when_accepted(sent)
+                handle = sent.result() if sent.done() and sent.exception() is None else None
+                return GoalOutcome("timeout", handle=handle, note=note)
+            handle = sent.result()
+            if not handle.accepted:
+                return GoalOutcome("rejected", handle=handle)
+            if on_accepted is not None:
+                on_accepted(handle)
+            result = handle.get_result_async()
+            missing_since = None
+            while not result.done():
+                if deadline is not None and time.monotonic() >= deadline:
+                    return GoalOutcome("timeout", handle=handle, note=self.cancel_when_accepted(sent))
+                self.spin_until(result, time.monotonic() + 0.2)
+                if client.server_is_ready():
+                    missing_since = None
+                elif missing_since is None:
+                    missing_since = time.monotonic()
+                elif time.monotonic() - missing_since >= lost_after_s and not result.done():
+                    return GoalOutcome("server_lost", handle=handle,
+                                       note=f"the action server left the graph {lost_after_s:g} s ago; "
+                                            f"the goal's end is unknown")
+            return GoalOutcome("result", response=result.result(), handle=handle)
+        except KeyboardInterrupt:
+            note = self.cancel_when_accepted(sent)
+            handle = sent.result() if sent.done() and sent.exception() is None else None
+            return GoalOutcome("interrupted", handle=handle, note=note)
 
     # -- closing --------------------------------------------------------------------------
     def close(self) -> None:

@@ -108,6 +108,25 @@ def test_ctrl_c_cancels_the_goal_and_exits_130(ros_env, move_server):
     assert "goal canceled" in server.tail()
 
 
+def test_a_server_that_goes_away_mid_goal_is_reported_lost(ros_env, move_server):
+    """Measured when issue 16 was filed: send-goal kept its last feedback and waited forever."""
+    server = move_server(steps=400, step_s=0.05)  # a 20 s "motion"
+    cli = subprocess.Popen([sys.executable, "-m", "robot_tasks.cli", "send-goal", "/move_to_pose", MOVE,
+                            "{}", "--feedback"], env=ros_env.subprocess_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert cli.stdout.readline() == "---\n"  # first feedback: the goal is running
+        gone = time.monotonic()
+        server.popen.send_signal(signal.SIGTERM)   # the server process ends, its goal unanswered
+        out, err = cli.communicate(timeout=30)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 1, err
+    assert "error: server lost: '/move_to_pose'" in err and "the goal's end is unknown" in err
+    assert time.monotonic() - gone < 10.0, "lost within seconds, not at the end of the motion"
+
+
 def test_missing_server_fails_clearly_within_the_server_timeout(ros_env, ros_node):
     start = time.monotonic()
     run = send_goal(ros_env, "/nobody_home", MOVE, "{}", "--server-timeout", "0.5")
