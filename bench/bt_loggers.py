@@ -18,9 +18,7 @@ Run:  PYTHONPATH=. .venv/bin/python bench/bt_loggers.py [--repeats 7] [--ticks 2
 """
 
 import argparse
-import gc
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -29,7 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from bt_tick import NODES, tree_xml  # noqa: E402  (same tree as bench/bt_tick.py)
+from bt_tick import NODES, time_ticks, tree_xml  # noqa: E402  (same tree and timing as bench/bt_tick.py)
+
+from robot_tasks.bt.groot2 import free_port_pair  # noqa: E402
 
 
 def new_tree():
@@ -39,19 +39,6 @@ def new_tree():
     factory.register_simple_action("Ok", lambda node: success)
     return factory.create_tree_from_text(tree_xml("Ok"))
 
-
-def free_port_pair():
-    for _ in range(50):
-        with socket.socket() as first:
-            first.bind(("127.0.0.1", 0))
-            port = first.getsockname()[1]
-            with socket.socket() as second:
-                try:
-                    second.bind(("127.0.0.1", port + 1))
-                except OSError:
-                    continue
-        return port
-    raise RuntimeError("no free port pair")
 
 
 def attach(name, tree, folder, keep):
@@ -82,18 +69,6 @@ CONFIGS = ["none", "none after close", "StdCoutLogger", "FileLogger2", "SqliteLo
            "Groot2Publisher"]
 
 
-def time_ticks(tick, ticks, flush):
-    """Seconds per tick, including the time to write out what the ticks logged (the
-    file loggers write from a thread, which competes with ticking for the GIL)."""
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        for _ in range(ticks):
-            tick()
-        flush()
-        return (time.perf_counter() - start) / ticks
-    finally:
-        gc.enable()
 
 
 def main(argv=None):

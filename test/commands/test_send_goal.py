@@ -11,6 +11,7 @@ from paths import SUPPORT
 import yaml
 
 from robot_tasks.cli import main as cli_main
+from robot_tasks.testing.harness import wait_until
 from robot_tasks_interfaces.action import MoveToPose
 
 pytestmark = pytest.mark.ros
@@ -23,6 +24,23 @@ def send_goal(ros_env, *args, timeout=30.0):
     return subprocess.run(
         [sys.executable, "-m", "robot_tasks.cli", "send-goal", *args],
         env=ros_env.subprocess_env(), capture_output=True, text=True, timeout=timeout)
+
+
+def send_goal_then(ros_env, action, expect_rc=130, timeout=30.0) -> str:
+    """Start `send-goal ... --feedback` with a goal that runs for a while, call `action(cli)`
+    once the first feedback shows the goal running, and return the CLI's stderr."""
+    cli = subprocess.Popen([sys.executable, "-m", "robot_tasks.cli", "send-goal", "/move_to_pose", MOVE,
+                            "{}", "--feedback"], env=ros_env.subprocess_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert cli.stdout.readline() == "---\n"  # first feedback: the goal is running
+        action(cli)
+        _out, err = cli.communicate(timeout=timeout)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == expect_rc, err
+    return err
 
 
 @pytest.fixture
@@ -82,49 +100,28 @@ def test_timeout_cancels_the_goal_on_the_server(ros_env, move_server, launcher):
     assert "timed out after 1 s; cancelling the goal" in run.stderr
     assert "goal cancel requested: accepted" in run.stderr
     assert time.monotonic() - start < 8.0
-    deadline = time.monotonic() + 5.0
-    while "goal canceled" not in server.tail() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert "goal canceled" in server.tail()
+    wait_until(lambda: "goal canceled" in server.tail(), "the server to cancel the goal", 5.0)
 
 
 def test_ctrl_c_cancels_the_goal_and_exits_130(ros_env, move_server):
     server = move_server(steps=200, step_s=0.05)
-    cli = subprocess.Popen([sys.executable, "-m", "robot_tasks.cli", "send-goal", "/move_to_pose", MOVE,
-                            "{}", "--feedback"], env=ros_env.subprocess_env(),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert cli.stdout.readline() == "---\n"  # first feedback: the goal is running
-        cli.send_signal(signal.SIGINT)
-        out, err = cli.communicate(timeout=10)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
-    assert cli.returncode == 130, err
+    err = send_goal_then(ros_env, lambda cli: cli.send_signal(signal.SIGINT), expect_rc=130)
     assert "interrupted; cancelling the goal" in err and "cancel requested: accepted" in err
-    deadline = time.monotonic() + 5.0
-    while "goal canceled" not in server.tail() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert "goal canceled" in server.tail()
+    wait_until(lambda: "goal canceled" in server.tail(), "the server to cancel the goal", 5.0)
 
 
 def test_a_server_that_goes_away_mid_goal_is_reported_lost(ros_env, move_server):
     """Measured when issue 16 was filed: send-goal kept its last feedback and waited forever."""
     server = move_server(steps=400, step_s=0.05)  # a 20 s "motion"
-    cli = subprocess.Popen([sys.executable, "-m", "robot_tasks.cli", "send-goal", "/move_to_pose", MOVE,
-                            "{}", "--feedback"], env=ros_env.subprocess_env(),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert cli.stdout.readline() == "---\n"  # first feedback: the goal is running
-        gone = time.monotonic()
+    gone = []
+
+    def end_the_server(_cli):
+        gone.append(time.monotonic())
         server.popen.send_signal(signal.SIGTERM)   # the server process ends, its goal unanswered
-        out, err = cli.communicate(timeout=30)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
-    assert cli.returncode == 1, err
+
+    err = send_goal_then(ros_env, end_the_server, expect_rc=1)
     assert "error: server lost: '/move_to_pose'" in err and "the goal's end is unknown" in err
-    assert time.monotonic() - gone < 10.0, "lost within seconds, not at the end of the motion"
+    assert time.monotonic() - gone[0] < 10.0, "lost within seconds, not at the end of the motion"
 
 
 def test_missing_server_fails_clearly_within_the_server_timeout(ros_env, ros_node):

@@ -6,6 +6,8 @@ import time
 
 import zmq
 
+from robot_tasks.bt.groot2 import free_port_pair  # noqa: F401  (tests import it from here)
+
 HOST = "127.0.0.1"
 
 
@@ -75,20 +77,3 @@ class Groot2Client:
         self.sub.close(0)
         self.context.term()
 
-
-def free_port_pair():
-    """A port p with p and p+1 free on 127.0.0.1 (bind to port 0, check the next one)."""
-    import socket
-    for _ in range(50):
-        with socket.socket() as first:
-            first.bind((HOST, 0))
-            port = first.getsockname()[1]
-            if port >= 65535:
-                continue
-            with socket.socket() as second:
-                try:
-                    second.bind((HOST, port + 1))
-                except OSError:
-                    continue
-        return port
-    raise RuntimeError("no free port pair on 127.0.0.1")

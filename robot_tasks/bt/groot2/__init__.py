@@ -7,9 +7,10 @@ with Groot2Publisher(tree):          # REP 127.0.0.1:1667, PUB 127.0.0.1:1668
 ```
 Files: `protocol.py` (bytes on the wire), `status_buffer.py` (STATUS and recorded
 transitions), `blackboard_dump.py` (BLACKBOARD), `hooks.py` (breakpoints),
-`publisher.py` (sockets and threads). pyzmq and msgpack are imported only when a
+`publisher.py` (sockets and threads), `ports.py` (a free port pair). pyzmq and msgpack are imported only when a
 publisher is created, so importing this package needs neither.
 """
+from .ports import free_port_pair
 from .publisher import Groot2Error, Groot2Publisher
 
-__all__ = ["Groot2Error", "Groot2Publisher"]
+__all__ = ["Groot2Error", "Groot2Publisher", "free_port_pair"]
