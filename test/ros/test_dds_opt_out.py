@@ -1,4 +1,4 @@
-"""DDS is a deployment choice: ROBOT_TASKS_DDS=system keeps the user's own configuration for
+"""DDS is a deployment choice: the opt-out (robot_tasks.ros.dds.OPT_OUT_VARIABLE) keeps the user's own configuration for
 the user-facing entry points, and nothing a test, bench or demo starts ever takes it."""
 from __future__ import annotations
 
