@@ -47,8 +47,10 @@ os.environ.pop(OPT_OUT_VARIABLE, None)
 
 
 @pytest.fixture(scope="session")
-def ros_env(tmp_path_factory) -> RosTestEnv:
-    return RosTestEnv.create_applied(tmp_path_factory.mktemp("ros"))
+def ros_env(tmp_path_factory):
+    env = RosTestEnv.create_applied(tmp_path_factory.mktemp("ros"))
+    yield env
+    env.release()
 
 
 @pytest.fixture

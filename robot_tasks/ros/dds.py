@@ -326,6 +326,24 @@ def domains_in_use(bound_ports: set[int] | None = None) -> set[int]:
     return {(p - PORT_BASE) // DOMAIN_GAIN for p in ports if PORT_BASE <= p < top}
 
 
+def reserve_domain(domain_id: int):
+    """Hold `domain_id` for this process: bind one UDP port of its block on 127.0.0.1 (the
+    block's last port, which no participant of a few dozen processes uses), so that
+    `pick_free_domain_id` elsewhere sees the domain as taken even while none of our nodes
+    runs (between two tests). Close the returned socket to give the domain back; None if
+    the port is already bound (then the domain is visibly in use anyway)."""
+    import socket
+
+    port = domain_ports(domain_id).stop - 1
+    holder = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        holder.bind(("127.0.0.1", port))
+    except OSError:
+        holder.close()
+        return None
+    return holder
+
+
 def pick_free_domain_id(rng: random.Random | None = None,
                         bound_ports: set[int] | None = None) -> int:
     """A random ROS_DOMAIN_ID in 1..101 that no process on this machine is using.

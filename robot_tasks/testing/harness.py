@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from robot_tasks.ros.dds import (configure_loopback_dds, loopback_dds_settings, loopback_environment,
-                                 pick_free_domain_id)
+                                 pick_free_domain_id, reserve_domain)
 from robot_tasks.testing.procfs import (
     InetSocket, fastdds_segments, fastdds_segments_in_use, fastdds_segments_of, inet_sockets_of,
     processes_in_group,
@@ -85,7 +85,18 @@ class RosTestEnv:
         log_dir = Path(base_dir) / "ros_log"
         log_dir.mkdir(parents=True, exist_ok=True)
         domain = pick_free_domain_id() if domain_id is None else domain_id
-        return cls(domain, log_dir, loopback_dds_settings(domain, log_dir))
+        env = cls(domain, log_dir, loopback_dds_settings(domain, log_dir))
+        # Held until release(): between two tests no node of ours runs in the domain, and
+        # another session (a parallel test run) must not pick it then and answer our goals.
+        env._holder = reserve_domain(domain)
+        return env
+
+    def release(self) -> None:
+        """Give the domain back (the fixture that made this env calls it at its end)."""
+        holder = getattr(self, "_holder", None)
+        if holder is not None:
+            holder.close()
+            self._holder = None
 
     @classmethod
     def create_applied(cls, base_dir: Path, domain_id: int | None = None) -> "RosTestEnv":

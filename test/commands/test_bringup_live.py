@@ -16,7 +16,7 @@ import pytest
 from paths import REPO
 import yaml
 
-from robot_tasks.testing.harness import (RosTestEnv, RosTestNode, fastdds_segments,
+from robot_tasks.testing.harness import (RosTestNode, fastdds_segments,
                                      fastdds_segments_of)
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
@@ -27,10 +27,8 @@ ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perce
             "--skip", "tree_executor"]
 
 
-@pytest.fixture(scope="module")
-def ros_env(tmp_path_factory):
-    """This module's own domain (overrides the session one); `launcher` is test/conftest.py's."""
-    return RosTestEnv.create_applied(tmp_path_factory.mktemp("bringup_ros"))
+# This module's own domain (overrides the session one); `launcher` stays test/conftest.py's.
+from module_scoped import ros_env  # noqa: E402, F401, F811  (a fixture, used by name)
 
 
 def bringup_argv(*extra):

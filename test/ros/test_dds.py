@@ -146,3 +146,17 @@ def test_a_bound_discovery_port_is_seen_in_proc_and_its_domain_skipped():
         assert domain in dds.domains_in_use()
         picks = {dds.pick_free_domain_id(random.Random(seed)) for seed in range(300)}
     assert domain not in picks
+
+
+def test_a_reserved_domain_is_not_picked_by_another_session():
+    """A test session holds its domain between tests (no node runs then), so a parallel
+    session cannot take it and answer the first session's goals."""
+    domain = dds.pick_free_domain_id()
+    holder = dds.reserve_domain(domain)
+    assert holder is not None
+    try:
+        assert domain in dds.domains_in_use()
+        assert all(dds.pick_free_domain_id(random.Random(seed)) != domain for seed in range(200))
+    finally:
+        holder.close()
+    assert domain not in dds.domains_in_use() or dds.reserve_domain(domain) is None  # given back

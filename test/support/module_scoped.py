@@ -15,8 +15,10 @@ from robot_tasks.testing.harness import RosTestEnv
 
 
 @pytest.fixture(scope="module")
-def ros_env(tmp_path_factory) -> RosTestEnv:
-    return RosTestEnv.create_applied(tmp_path_factory.mktemp("ros"))
+def ros_env(tmp_path_factory):
+    env = RosTestEnv.create_applied(tmp_path_factory.mktemp("ros"))
+    yield env
+    env.release()
 
 
 @pytest.fixture(scope="module")
