@@ -7,7 +7,8 @@ Threads, and why:
 * one detection thread (DetectionWorker): every detection, goal or stream, in turn.
 * goal threads: each goal's blocking flow (goal_runner.run_goal); their outcome and
   feedback go back to the executor thread through a guard condition (ThreadBridge).
-The stream publishes from the detection thread (one publisher, one thread).
+The stream publishes from the detection thread (one publisher, one thread), and only
+while somebody subscribes to it: an idle server detects nothing.
 """
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ class PerceptionServer(Node):
 
         self._stream_pub = None
         self._streamed_seq = 0
-        self.stream_stats = {"published": 0, "skipped_busy": 0}
+        self.stream_stats = {"published": 0, "skipped_busy": 0, "skipped_unwatched": 0}
         if cfg.stream_rate > 0:
             self._stream_pub = self.create_publisher(DetectedObjectArray, cfg.detections_topic, 10)
             # Wall-clock timer: the stream's CPU cost stays bounded at any sim speed.
@@ -151,6 +152,9 @@ class PerceptionServer(Node):
 
     # --- detections stream ----------------------------------------------------------------
     def _stream_tick(self) -> None:
+        if self._stream_pub.get_subscription_count() == 0:
+            self.stream_stats["skipped_unwatched"] += 1   # nobody listens: detect nothing
+            return
         snap = self.feed.snapshot()
         if snap is None or snap.pair.seq == self._streamed_seq:
             return                                   # nothing new to look at
