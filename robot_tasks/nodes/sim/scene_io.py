@@ -30,7 +30,8 @@ OPTICAL_FRAME = "camera_optical_frame"
 
 
 class CameraIO:
-    """Renders the scene camera at the configured size and publishes image, depth, info."""
+    """Renders the scene camera at the configured size and publishes image, depth, info —
+    only while somebody subscribes to one of them, like a lazy image_transport publisher."""
 
     def __init__(self, node, world, width: int, height: int):
         self.node = node
@@ -49,7 +50,13 @@ class CameraIO:
         position, orientation = self.camera.optical_pose()
         self._pose_pub.publish(pose_stamped(position, orientation, WORLD_FRAME))
 
+    def watched(self) -> bool:
+        """Does anybody read the camera? Rendering costs 20-40 ms a frame: skip it if not."""
+        return any(pub.get_subscription_count() for pub in (self._image_pub, self._depth_pub, self._info_pub))
+
     def publish(self, ros_seconds: float) -> None:
+        if not self.watched():
+            return
         frame = self.camera.capture()
         rgb = rgb_image(frame.rgb, OPTICAL_FRAME)
         depth = depth_image(frame.depth, OPTICAL_FRAME)
