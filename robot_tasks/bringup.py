@@ -12,15 +12,23 @@ bringup:
     arm_server:
       executable: arm_server            # robot_tasks.nodes.<executable> / setup.py entry point
       remappings: ["joint_states:=panda/joint_states"]
+      respawn: true                     # restart it when it exits (launch: respawn="true")
+      respawn_delay: 2.0                # s before the restart (launch: respawn_delay="2.0")
+    sim:
+      executable: sim
+      required: true                    # its exit stops everything (launch: on_exit="shutdown")
 sim:
   ros__parameters: {scene: franka_stacking}
 ```
 
 `load_plan(path)` reads and checks it (errors name the file and the key);
 `node_argv(...)` builds each command line; `Supervisor` runs the processes, prefixes
-their output with the node name, and stops them all (SIGINT, then SIGTERM, then
-SIGKILL) when asked or when one of them exits. No ROS import here: the nodes are
-separate processes that get the loopback DDS environment from `robot_tasks.ros.dds`.
+their output with the node name, and supervises them as `ros2 launch` does: a node
+with `respawn` is started again `respawn_delay` s after it exits; the exit of a
+`required` node stops all the others (SIGINT, then SIGTERM, then SIGKILL); any other
+node's exit is reported and the rest go on; when every node has ended, so does bringup.
+No ROS import here: the nodes are separate processes that get their DDS environment
+from `robot_tasks.ros.dds`.
 """
 from __future__ import annotations
 
@@ -55,6 +63,9 @@ class NodeSpec:
     name: str
     executable: str
     remappings: tuple[str, ...] = ()
+    respawn: bool = False        # start again after it exits (ros2 launch: respawn)
+    respawn_delay: float = 0.0   # s to wait before that restart (ros2 launch: respawn_delay)
+    required: bool = False       # its exit stops every node (ros2 launch: on_exit="shutdown")
 
     @property
     def module(self) -> str:
@@ -114,9 +125,19 @@ def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
         raise BringupError(f"{where}: node name '{name}' is not a valid ROS node name")
     if not isinstance(entry, dict) or not isinstance(entry.get("executable"), str):
         raise BringupError(f"{where}: {key} needs 'executable: <name>' (one of the packages under robot_tasks/nodes/)")
-    unknown = set(entry) - {"executable", "remappings"}
+    allowed = {"executable", "remappings", "respawn", "respawn_delay", "required"}
+    unknown = set(entry) - allowed
     if unknown:
-        raise BringupError(f"{where}: {key} has unknown keys {sorted(unknown)} (allowed: executable, remappings)")
+        raise BringupError(f"{where}: {key} has unknown keys {sorted(unknown)} (allowed: {', '.join(sorted(allowed))})")
+    for flag in ("respawn", "required"):
+        if not isinstance(entry.get(flag, False), bool):
+            raise BringupError(f"{where}: {key}.{flag} must be true or false, got {entry[flag]!r}")
+    delay = entry.get("respawn_delay", 0.0)
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay < 3600:
+        raise BringupError(f"{where}: {key}.respawn_delay must be seconds in [0, 3600), got {delay!r}")
+    if entry.get("respawn") and entry.get("required"):
+        raise BringupError(f"{where}: {key} cannot be both respawn and required (a required node's exit "
+                           f"stops everything, a respawned one is started again)")
     executable = entry["executable"]
     if not executable.isidentifier():
         raise BringupError(f"{where}: {key}.executable '{executable}' is not a module name")
@@ -126,7 +147,8 @@ def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
     for rule in remappings:
         if not isinstance(rule, str) or rule.count(":=") != 1 or not all(rule.split(":=")):
             raise BringupError(f"{where}: {key}.remappings: '{rule}' is not 'from:=to'")
-    return NodeSpec(name, executable, tuple(remappings))
+    return NodeSpec(name, executable, tuple(remappings), bool(entry.get("respawn", False)), float(delay),
+                    bool(entry.get("required", False)))
 
 
 def _valid_name(name: str) -> bool:
@@ -198,14 +220,20 @@ class Supervisor:
         forked before any thread of ours exists: `_die_with_parent` runs between fork
         and exec, where other threads could hold locks)."""
         for spec in self.plan.nodes:
-            self.processes[spec.name] = subprocess.Popen(
-                node_argv(spec, self.plan, self.params_file, self.python), env=self.env,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=_die_with_parent, text=True, errors="replace", bufsize=1)
+            self.processes[spec.name] = self._spawn(spec)
         for name, process in self.processes.items():
-            pump = threading.Thread(target=self._pump, args=(name, process), daemon=True, name=f"bringup-{name}")
-            pump.start()
-            self._pumps.append(pump)
+            self._start_pump(name, process)
+
+    def _spawn(self, spec: NodeSpec) -> subprocess.Popen:
+        return subprocess.Popen(
+            node_argv(spec, self.plan, self.params_file, self.python), env=self.env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True, preexec_fn=_die_with_parent, text=True, errors="replace", bufsize=1)
+
+    def _start_pump(self, name: str, process: subprocess.Popen) -> None:
+        pump = threading.Thread(target=self._pump, args=(name, process), daemon=True, name=f"bringup-{name}")
+        pump.start()
+        self._pumps.append(pump)
 
     def _pump(self, name: str, process: subprocess.Popen) -> None:
         for line in process.stdout:
@@ -220,11 +248,36 @@ class Supervisor:
         return None
 
     def wait(self, stop: threading.Event, poll_s: float = 0.2) -> tuple[str, int] | None:
-        """Block until `stop` is set (-> None) or a node ends (-> its name and code)."""
+        """Supervise until `stop` is set (-> None), a required node ends (-> its name and
+        code) or every node has ended (-> the last one's name and code). A node with
+        `respawn` is started again `respawn_delay` s after it ends; another node's exit is
+        reported once and the others go on."""
+        specs = {s.name: s for s in self.plan.nodes}
+        restart_at: dict[str, float] = {}
+        reported: set[str] = set()
         while not stop.wait(poll_s):
-            ended = self.first_exit()
-            if ended is not None:
-                return ended
+            now = time.monotonic()
+            for name, process in list(self.processes.items()):
+                code = process.poll()
+                spec = specs[name]
+                if code is None or name in reported:
+                    continue
+                if spec.required:
+                    return name, code
+                if spec.respawn:
+                    if name not in restart_at:
+                        restart_at[name] = now + spec.respawn_delay
+                        self.say(name, f"bringup: exited with code {code}; respawning in {spec.respawn_delay:g} s")
+                    elif now >= restart_at[name]:
+                        del restart_at[name]
+                        self.processes[name] = self._spawn(spec)
+                        self._start_pump(name, self.processes[name])
+                        self.say(name, "bringup: respawned")
+                    continue
+                reported.add(name)
+                self.say(name, f"bringup: exited with code {code} (not required: the other nodes go on)")
+            if len(reported) == len(self.processes):
+                return name, self.processes[name].returncode
         return None
 
     def stop_all(self, sigint_s: float = 8.0, sigterm_s: float = 3.0) -> dict[str, int]:

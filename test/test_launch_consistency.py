@@ -74,6 +74,9 @@ def launch_description():
             "namespace": resolve(node.get("namespace", ""), args),
             "params": [resolve(p.get("from"), args) for p in node.findall("param") if p.get("from")],
             "remaps": [f"{r.get('from')}:={r.get('to')}" for r in node.findall("remap")],
+            "respawn": node.get("respawn", "false") == "true",
+            "respawn_delay": float(node.get("respawn_delay", "0.0")),
+            "required": node.get("on_exit") == "shutdown",
         })
     unknown = {el.tag for el in root} - {"arg", "node"}
     assert not unknown, f"the test does not understand launch elements {unknown}"
@@ -112,6 +115,9 @@ def test_launch_starts_exactly_what_bringup_starts():
     for node, spec in zip(nodes, plan.nodes):
         assert node["exec"] == spec.executable, spec.name
         assert node["remaps"] == list(spec.remappings), spec.name
+        # supervision: respawn / respawn_delay / required (launch: on_exit="shutdown")
+        assert (node["respawn"], node["respawn_delay"], node["required"]) == \
+            (spec.respawn, spec.respawn_delay, spec.required), spec.name
         assert node["namespace"].strip("/") == plan.namespace, spec.name
         assert [Path(p).resolve() for p in node["params"]] == [plan.path]
         # and bringup's own command line carries the same params file and remappings

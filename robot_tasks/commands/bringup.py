@@ -8,8 +8,10 @@ The same file drives `ros2 launch robot_tasks franka_stacking.launch.xml` on a R
 install. Every node gets loopback-only DDS (robot_tasks.ros.dds; a real deployment opts out
 with ROBOT_TASKS_DDS=system) and the file as its
 --params-file. Output lines are prefixed with the node name. Ctrl-C stops all nodes
-(last started first); if one node exits, the others are stopped too and the exit
-code is 1.
+(last started first). Supervision as `ros2 launch` does it, per node in the file:
+`respawn: true` (+ `respawn_delay`) starts a node again when it exits; the exit of a
+`required: true` node stops the others and the exit code is 1; any other exit is
+reported and the rest go on.
 """
 from __future__ import annotations
 
@@ -84,10 +86,12 @@ def _supervise(plan, params_file, env, supervisor_cls, loopback: bool = True) ->
         ended = supervisor.wait(stop)
         if ended is None:
             print("bringup: stopping all nodes ...", flush=True)
-        else:
+        elif any(s.name == ended[0] and s.required for s in plan.nodes):
             name, exit_code = ended
             print(f"bringup: node '{name}' exited with code {exit_code}; stopping the others ...", flush=True)
             code = 1
+        else:
+            print("bringup: every node has ended", flush=True)
     finally:
         codes = supervisor.stop_all()
         for sig, handler in previous.items():

@@ -8,6 +8,7 @@ taking the others down, and every rviz topic published with a QoS rviz can recei
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -108,3 +109,23 @@ def test_a_node_that_dies_stops_the_others_and_bringup_exits_1(ros_env, launcher
     assert "bringup: node 'sim' exited with code 2; stopping the others" in log
     assert "unknown scene 'no_such_scene'" in log
     assert "bringup: stopped (sim=2, tree_executor=" in log
+
+
+def test_a_respawning_node_comes_back_after_it_exits(ros_env, launcher):
+    """perception_server has `respawn: true, respawn_delay: 2.0` in the file (launch: respawn=...)."""
+    only_perception = [a for name in ("sim", "arm_server", "gripper_server", "tree_executor")
+                       for a in ("--skip", name)]
+    proc = launcher.start(bringup_argv(*only_perception), name="bringup_respawn")
+    wait_until(lambda: len(children_of(proc.pid)) == 1 and "perception_server" in proc.log_path.read_text(),
+               "perception_server to start", 60.0)
+    first = children_of(proc.pid)[0]
+    time.sleep(2.0)                                  # let it finish starting before it is stopped
+    os.kill(first, signal.SIGTERM)                   # it exits cleanly (code 0) ...
+    wait_until(lambda: "bringup: respawned" in proc.log_path.read_text(), "the respawn", 30.0)
+    log = proc.log_path.read_text()
+    assert "[perception_server] bringup: exited with code 0; respawning in 2 s" in log, log[-2000:]
+    second = children_of(proc.pid)
+    assert len(second) == 1 and second[0] != first, second
+    assert proc.is_running(), "a respawning node's exit does not stop bringup"
+    assert proc.stop() == "SIGINT rc=0"
+    assert not any(Path(f"/proc/{k}").exists() for k in second), "the respawned node outlived bringup"

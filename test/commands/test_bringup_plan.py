@@ -53,6 +53,10 @@ def test_argv_has_node_name_namespace_params_and_remaps(tmp_path):
     ("bringup: {ros__parameters: {nodes: [a], a: {executable: 'x y'}}}", "not a module name"),
     ("bringup: {ros__parameters: {nodes: ['1a'], 1a: {executable: sim}}}", "not a valid ROS node name"),
     ("bringup: {ros__parameters: {namespace: 'a b', nodes: [a], a: {executable: sim}}}", "namespace"),
+    ("bringup: {ros__parameters: {nodes: [a], a: {executable: sim, respawn: 'yes'}}}", "respawn must be true or false"),
+    ("bringup: {ros__parameters: {nodes: [a], a: {executable: sim, respawn_delay: -1}}}", r"respawn_delay must be seconds"),
+    ("bringup: {ros__parameters: {nodes: [a], a: {executable: sim, respawn: true, required: true}}}",
+     "cannot be both respawn and required"),
     ("[1, 2]", "expected a mapping"),
     ("bringup: {ros__parameters: {nodes: [a}", "not valid YAML"),
 ])
@@ -61,6 +65,13 @@ def test_bad_files_are_reported_with_file_and_key(tmp_path, body, message):
     with pytest.raises(BringupError, match=message) as info:
         load_plan(path)
     assert str(path) in str(info.value)
+
+
+def test_supervision_flags_are_read_per_node():
+    specs = {s.name: s for s in load_plan(CONFIG).nodes}
+    assert (specs["sim"].required, specs["sim"].respawn) == (True, False)
+    assert (specs["arm_server"].respawn, specs["arm_server"].respawn_delay, specs["arm_server"].required) == \
+        (True, 2.0, False)
 
 
 def test_missing_file_and_unknown_executable(tmp_path):
