@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pybullet as p
 
-from robot_tasks.control.compliance import wall_press_command
+from robot_tasks.control.compliance import smoothstep, wall_press_command
 
 CONTROLLER = "hybrid_press"
 APPROACH_CONTROLLER = "osc"
@@ -51,11 +51,6 @@ class PressLog:
         if not mask.any():
             return mask
         return mask & (a["time"] >= a["time"][mask].max() - last)
-
-
-def smoothstep(s: float) -> float:
-    s = min(max(s, 0.0), 1.0)
-    return s * s * (3.0 - 2.0 * s)
 
 
 def run_press(world, waypoints, force: float = 10.0, settle: float = 0.6,
