@@ -213,7 +213,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     """Wait for the executor, send the goal, follow it; returns the result fields or None."""
     deadline = time.monotonic() + options.startup_timeout
     while not watcher.execute.server_is_ready():
-        _check_nodes(supervisor, report)
+        check_nodes(supervisor, report)
         if time.monotonic() > deadline:
             report["error"] = f"no ExecuteTree server within {options.startup_timeout} s"
             say(f"demo: {report['error']}")
@@ -226,7 +226,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     result_future = perturb_future = None
     deadline = wall_start + options.timeout
     while True:
-        _check_nodes(supervisor, report)
+        check_nodes(supervisor, report)
         if time.monotonic() > deadline:
             report["error"] = f"timed out after {options.timeout} s"
             say(f"demo: {report['error']}; cancelling")
@@ -293,7 +293,7 @@ def _print_events(state, wall_start, say, rule) -> None:
             say(f"[{elapsed:6.1f} s] {kind}: {text}")
 
 
-def _check_nodes(supervisor, report) -> None:
+def check_nodes(supervisor, report) -> None:
     ended = supervisor.first_exit()
     if ended is not None:
         report["error"] = f"node '{ended[0]}' exited with code {ended[1]} (see nodes.log)"

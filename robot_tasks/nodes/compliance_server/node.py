@@ -59,8 +59,9 @@ class ComplianceServer(Node):
         ns = self.cfg.robot_namespace
         self.state = self.ft = None
         self.state_at = self.ft_at = 0.0           # monotonic receipt times
-        self.create_subscription(CompliantControllerState, under(ns, STATE_TOPIC), self._on_state, 10)
-        self.create_subscription(WrenchStamped, under(ns, FT_TOPIC), self._on_ft, 10)
+        # depth 1: only the newest reading matters; a queue would hand a busy server old ones
+        self.create_subscription(CompliantControllerState, under(ns, STATE_TOPIC), self._on_state, 1)
+        self.create_subscription(WrenchStamped, under(ns, FT_TOPIC), self._on_ft, 1)
         self.switch_client = self.create_client(SwitchController, under(ns, SWITCH_SERVICE))
         self.list_client = self.create_client(ListControllers, under(ns, LIST_SERVICE))
         self._layouts: dict | None = None
