@@ -35,6 +35,17 @@ def test_the_target_glides_from_the_start_and_stays_at_the_goal():
     assert np.allclose(jump.position_at(0.0, start), [0.1, 0.0, 0.0])
 
 
+def test_the_wrench_ramps_from_the_one_in_force():
+    move = CompliantMove(FRAME, Pose([0.0, 0.0, 0.0]), np.array([0, 0, 10.0, 0, 0, 0]), None, duration=1.0)
+    assert np.allclose(move.wrench_at(0.0, np.zeros(6)), 0.0)
+    assert move.wrench_at(0.5, np.zeros(6))[2] == pytest.approx(5.0)
+    assert np.allclose(move.wrench_at(0.3, move.wrench), move.wrench)      # already pressing: stays
+    assert move.wrench_at(2.0, np.zeros(6))[2] == pytest.approx(10.0)
+    stiff = CompliantMove(FRAME, move.target, move.wrench, np.ones(6), duration=1.0)
+    assert stiff.command(HYBRID, [0, 0, 0], stiff.wrench_at(0.5, np.zeros(6)))[16] == pytest.approx(5.0)
+    assert stiff.command(HYBRID, [0, 0, 0])[16] == pytest.approx(10.0)          # default: the final wrench
+
+
 def test_the_command_is_frame_then_the_controllers_blocks_in_order():
     wrench, stiffness = np.array([0, 0, 10.0, 0, 0, 0]), np.arange(1.0, 7.0)
     command = command_vector(HYBRID, FRAME, Pose([0.1, 0.2, 0.0]), wrench, stiffness)

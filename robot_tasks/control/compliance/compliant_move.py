@@ -6,7 +6,11 @@ caller slides the target there over a time (here a smoothstep: zero speed at bot
 and the tool follows, lagging by about the impedance's time constant times the speed.
 
     move = CompliantMove(frame, Pose(goal_xyz, goal_quat), wrench, stiffness, duration=1.5)
-    for each control period:  command = move.command(layout, elapsed, start_in_frame)
+    for each control period:
+        command = move.command(layout, move.position_at(elapsed, start_position),
+                               move.wrench_at(elapsed, start_wrench))
+
+The wrench ramps the same way, from the one in force when the move starts.
 
 Everything is stated in a *task frame* (e.g. the wall: z its inward normal), given by its
 pose in the robot's base frame. `command_vector` lays a target out in the blocks a
@@ -58,10 +62,18 @@ class CompliantMove:
         s = 1.0 if self.duration <= 0.0 else smoothstep(elapsed / self.duration)
         return start + s * (self.target.position - start)
 
-    def command(self, layout, position) -> np.ndarray:
-        """The flat command with the target at `position` (task frame): see command_vector."""
+    def wrench_at(self, elapsed: float, start) -> np.ndarray:
+        """The commanded wrench `elapsed` s in, ramped from `start` like the position: a force
+        switched on at once would slam the tool into the surface."""
+        start = as_vector(start, 6, "start wrench")
+        s = 1.0 if self.duration <= 0.0 else smoothstep(elapsed / self.duration)
+        return start + s * (np.asarray(self.wrench, float) - start)
+
+    def command(self, layout, position, wrench=None) -> np.ndarray:
+        """The flat command with the target at `position` (task frame) and `wrench` (default:
+        the move's final wrench): see command_vector."""
         return command_vector(layout, self.frame, Pose(position, self.target.quaternion),
-                              self.wrench, self.stiffness)
+                              self.wrench if wrench is None else wrench, self.stiffness)
 
 
 def command_vector(layout, frame: Pose, pose: Pose, wrench, stiffness) -> np.ndarray:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import time
 import traceback
 
+import numpy as np
+
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.node import Node
 from geometry_msgs.msg import WrenchStamped
@@ -66,6 +68,7 @@ class ComplianceServer(Node):
         self.list_client = self.create_client(ListControllers, under(ns, LIST_SERVICE))
         self._layouts: dict | None = None
         self._command_pubs: dict = {}
+        self._wrench_sent: dict = {}      # controller -> the last wrench commanded (ramps start there)
         self._active = None
         ActionServer(self, CompliantMove, "compliant_move", execute_callback=self._execute,
                      goal_callback=lambda _goal: GoalResponse.ACCEPT,
@@ -128,6 +131,7 @@ class ComplianceServer(Node):
         response = await self._call(self.switch_client, request, f"switch to '{controller}'")
         if not response.ok:
             raise GoalFailure("SWITCH_FAILED", response.message)
+        self._wrench_sent[controller] = np.zeros(6)    # activation: the controller exerts nothing
         deadline = time.monotonic() + self.cfg.switch_timeout
         while self._fresh()[0].active != controller:   # the state topic catches up
             self._check_interrupt(handle, slot)
@@ -188,17 +192,20 @@ class ComplianceServer(Node):
             return
         p = self.state.tip.position
         tip = to_frame(checked.move.frame, (p.x, p.y, p.z))
-        self._publish(checked, tip)
+        self._publish(checked, tip, self._wrench_sent.get(checked.controller))
 
-    def _publish(self, checked, position) -> None:
-        command = checked.move.command(checked.layout, position)
+    def _publish(self, checked, position, wrench) -> None:
+        command = checked.move.command(checked.layout, position, wrench)
         self._command_pub(checked.controller).publish(Float64MultiArray(data=command.tolist()))
+        if wrench is not None:
+            self._wrench_sent[checked.controller] = np.asarray(wrench, float)
 
     async def _run(self, handle, slot, checked, result):
         state, _ = self._fresh()
         p = state.tip.position
         start = to_frame(checked.move.frame, (p.x, p.y, p.z))
         t0 = stamp_seconds(state.header.stamp)
+        start_wrench = self._wrench_sent.get(checked.controller, np.zeros(6))
         end = checked.move.duration + checked.hold
         guarded = checked.stop_force > 0.0
         period = 1.0 / self.cfg.command_rate
@@ -206,19 +213,20 @@ class ComplianceServer(Node):
             self._check_interrupt(handle, slot)
             state, force = self._fresh()
             elapsed = stamp_seconds(state.header.stamp) - t0
-            self._publish(checked, checked.move.position_at(elapsed, start))
+            wrench = checked.move.wrench_at(elapsed, start_wrench)
+            self._publish(checked, checked.move.position_at(elapsed, start), wrench)
             tip, normal, in_plane, full = self._measure(checked, state, force)
             result.normal_force, result.in_plane_error, result.position_error = normal, in_plane, full
             phase = "guarded" if guarded else ("moving" if elapsed < checked.move.duration else "holding")
             handle.publish_feedback(Feedback(normal_force=normal, in_plane_error=in_plane,
                                              position_error=full, phase=phase))
             if guarded and normal >= checked.stop_force:
-                self._publish(checked, tip)
+                self._publish(checked, tip, wrench)
                 return "SUCCESS", (f"contact: {normal:.2f} N along the {checked.frame_name} normal "
                                    f"after {elapsed:.2f} s")
             if elapsed >= end:
                 if guarded:
-                    self._publish(checked, tip)
+                    self._publish(checked, tip, wrench)
                     return "NO_CONTACT", (f"no {checked.stop_force:g} N contact within "
                                           f"{checked.move.duration:g} s (force {normal:.2f} N)")
                 return "SUCCESS", (f"{checked.controller}: {normal:.2f} N, in-plane error "
