@@ -26,14 +26,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from robot_tasks.bringup import Supervisor, check_executables, child_environment, load_plan, with_overrides
 from robot_tasks.demo.report import write_report
+from robot_tasks.demo.session import (check_nodes, prepare_run, result_future_of, run_stamp,
+                                      run_with_nodes, wait_for_server)
 
 TREE_ID = "FrankaPress"
 SLIDES = ("slide_1", "slide_2", "slide_3")
@@ -192,41 +192,20 @@ def grade(log) -> dict:
 
 def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print) -> int:
     """Run FrankaPress once; 0 when the tree succeeded and the press met its targets, else 1."""
-    from robot_tasks.demo.franka_stacking import check_nodes
     from robot_tasks.demo.press_plot import draw_press
-    from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
     from robot_tasks.sim.scenes.franka_press import wall_frame
 
-    plan = load_plan(options.config)
-    check_executables(plan)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(options.out) / f"franka_press_{stamp}"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    params = with_overrides(plan, {"sim": {"real_time_factor": options.rtf}}, run_dir / "params")
-    domain = pick_free_domain_id()
-    settings = loopback_dds_settings(domain, run_dir / "ros_log")
-    configure_loopback_dds(domain, run_dir / "ros_log")
+    run = prepare_run(options.config, options.out, f"franka_press_{run_stamp()}",
+                      {"sim": {"real_time_factor": options.rtf}})
+    run_dir = run.folder
     record = PressRecord()
     report = {"scene": "franka_press", "tree": TREE_ID, "real_time_factor": options.rtf,
-              "ros_domain_id": domain, "success": False}
+              "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
     wall_start = time.monotonic()
-    result = None
-    with open(run_dir / "nodes.log", "w") as nodes_log, open(run_dir / "tree_status.log", "w") as status_log:
-        supervisor = Supervisor(plan, params, child_environment(settings), out=nodes_log)
-        watcher = None
-        try:
-            say(f"demo: starting {', '.join(s.name for s in plan.nodes)}")
-            supervisor.start()
-            watcher = PressWatcher(record, status_log)
-            result = _execute(watcher, supervisor, record, options, say, report, check_nodes)
-        except RuntimeError as exc:   # a node died: report it, stop the rest
-            say(f"demo: {exc}")
-        finally:
-            if watcher is not None:
-                watcher.close()
-            say("demo: stopping the nodes")
-            report["node_exit_codes"] = supervisor.stop_all()
+    result = run_with_nodes(run, report, lambda status_log: PressWatcher(record, status_log),
+                            lambda watcher, supervisor: _execute(watcher, supervisor, record, options, say,
+                                                                 report), say)
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
     log = press_log(record, wall_frame())
     report["press"] = grade(log)
@@ -247,15 +226,11 @@ def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print
     return 0 if report["success"] else 1
 
 
-def _execute(watcher, supervisor, record, options, say, report, check_nodes) -> str | None:
+def _execute(watcher, supervisor, record, options, say, report) -> str | None:
     """Send the ExecuteTree goal and wait for its result; the tree's node_status or None."""
-    deadline = time.monotonic() + options.startup_timeout
-    while not watcher.execute.server_is_ready():
-        check_nodes(supervisor, report)
-        if time.monotonic() > deadline:
-            report["error"] = f"no ExecuteTree server within {options.startup_timeout} s"
-            return None
-        time.sleep(0.2)
+    if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
+        say(f"demo: {report['error']}")
+        return None
     goal_future = watcher.execute.send_goal_async(watcher.ExecuteTree.Goal(target_tree=TREE_ID))
     sim_start = record.sim_time
     say(f"demo: running {TREE_ID}")
@@ -265,12 +240,8 @@ def _execute(watcher, supervisor, record, options, say, report, check_nodes) -> 
         if time.monotonic() > deadline:
             report["error"] = f"timed out after {options.timeout} s"
             return None
-        if result_future is None and goal_future.done():
-            handle = goal_future.result()
-            if not handle.accepted:
-                report["error"] = "the ExecuteTree goal was rejected"
-                return None
-            result_future = handle.get_result_async()
+        if result_future is None:
+            result_future = result_future_of(goal_future, report)
         with record.lock:
             started = [n for n in record.spans if n not in seen]
         for name in started:
