@@ -1,4 +1,10 @@
-"""The franka_press experiment: press the tilted wall, slide through poses, record it all.
+"""The franka_press experiment in-process: press the tilted wall, slide through poses, record it all.
+
+This is the library driver of the benchmark (bench/controllers.py) and the sim's own tests
+(test/sim/test_franka_press.py): no ROS, one World stepped here. The task itself, as a robot
+runs it, is trees/franka_press.xml (`robot-tasks demo franka_press`): there the sequence lives
+in the tree and reaches the same controllers through compliance_server and the sim node.
+`PressLog` is shared: the demo records its ROS run into one for grading and the plot.
 
 One episode, in sim time:
 1. guarded approach: hold the approach pose a moment under the trajectory controller (the
