@@ -94,6 +94,19 @@ class ComplianceServer(Node):
         f = self.ft.wrench.force
         return self.state, (f.x, f.y, f.z)
 
+    async def _wait_fresh(self, handle, slot) -> None:
+        """Wait (up to switch_timeout) for fresh controller_state and F/T, else NO_STATE."""
+        deadline = time.monotonic() + self.cfg.switch_timeout
+        while True:
+            try:
+                self._fresh()
+                return
+            except GoalFailure:
+                self._check_interrupt(handle, slot)
+                if time.monotonic() > deadline:
+                    raise
+            await sleep(self, POLL_S)
+
     def _command_pub(self, controller: str):
         pub = self._command_pubs.get(controller)
         if pub is None:
@@ -158,8 +171,8 @@ class ComplianceServer(Node):
         result = Result()
         checked = None
         try:
+            await self._wait_fresh(handle, slot)
             checked = check_goal(handle.request, self.cfg, await self._controller_layouts())
-            self._fresh()
             await self._switch_to(checked.controller, handle, slot)
             code, message = await self._run(handle, slot, checked, result)
         except InvalidGoal as err:

@@ -129,6 +129,25 @@ def test_a_guarded_move_that_meets_nothing_ends_no_contact(probe, client):
     assert result.normal_force < 1.0
 
 
+def test_a_cancelled_move_ends_cancelled_and_the_tool_stays_where_it_was(probe, client):
+    handle = probe.wait_future(client.send_goal_async(goal("osc", pose=(0.0, 0.0, -0.10), duration=3.0)),
+                               10.0, "goal response")
+    state = Recorder(probe, CompliantControllerState, "/panda/controller_state")
+    state.wait_for(lambda m: m.active == "osc", "osc active", 5.0)
+    import time
+    time.sleep(0.6)                                  # part of the way: the target is moving
+    probe.wait_future(handle.cancel_goal_async(), 10.0, "cancel response")
+    result = probe.wait_future(handle.get_result_async(), 10.0, "the cancelled result").result
+    assert code_name(CompliantMove.Result, result.error_code) == "CANCELLED", result.message
+    time.sleep(0.5)
+    last = state.latest()
+    held = np.array([last.target.position.x, last.target.position.y, last.target.position.z])
+    tip = np.array([last.tip.position.x, last.tip.position.y, last.tip.position.z])
+    assert np.linalg.norm(held - tip) < 3e-3, "after a cancel the target is where the tool is"
+    assert result.position_error > 0.02, "it was cancelled on the way, not at the goal"
+    state.close()
+
+
 def execute(probe, tree_id: str, timeout: float = 30.0):
     action = probe.create_action_client(ExecuteTree, "/execute_tree")
     try:
