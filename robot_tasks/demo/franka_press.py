@@ -17,7 +17,8 @@ only watches and grades:
 
 Run folder: report.json (force mean and standard deviation over the steady states, per
 target: force, in-plane error, the target; wall and sim time), press.png (force, in-plane
-position and error against sim time), tree_status.log, nodes.log. Exit code 0 when the tree
+position and error against sim time), press.csv (the recording behind both),
+tree_status.log, nodes.log. Exit code 0 when the tree
 succeeded and every steady-state sample is within FORCE_TOLERANCE of 10 N with an in-plane
 error below ERROR_LIMIT.
 """
@@ -190,6 +191,16 @@ def grade(log) -> dict:
             "ok": bool(per_target and all(t["ok"] for t in per_target))}
 
 
+def write_press_csv(log, path: Path) -> Path:
+    """The recording, one row per published sim step (wall frame, metres and newtons)."""
+    a = log.arrays()
+    columns = np.column_stack([a["time"], a["contact_force"], a["sensed_force"], a["tip"], a["target"],
+                               a["phase"], a["holding"]])
+    header = "time_s,contact_force_n,sensed_force_n,tip_x,tip_y,tip_z,target_x,target_y,phase,holding"
+    np.savetxt(path, columns, delimiter=",", header=header, comments="", fmt="%.6f")
+    return path
+
+
 def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print) -> int:
     """Run FrankaPress once; 0 when the tree succeeded and the press met its targets, else 1."""
     from robot_tasks.demo.press_plot import draw_press
@@ -213,6 +224,7 @@ def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print
         report["moves"] = {name: [round(v, 3) if v is not None else None for v in span]
                            for name, span in record.spans.items()}
     if log.time:
+        write_press_csv(log, run_dir / "press.csv")
         draw_press(log, run_dir / "press.png", title="franka_press demo (ROS): FrankaPress tree, "
                    "hybrid_press 10 N into the 45° wall, three in-plane poses")
         report["plot"] = "press.png"

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from paths import REPO
 
@@ -51,6 +52,8 @@ def test_demo_presses_10_newton_and_tracks_the_three_poses(tmp_path):
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
     assert report["sim_time_s"] > 8 and report["wall_time_s"] > report["sim_time_s"] * 0.5
     assert (folder / "press.png").stat().st_size > 10_000
+    rows = np.loadtxt(folder / "press.csv", delimiter=",", skiprows=1)
+    assert rows.shape[0] > 800 and rows[:, 0].max() - rows[:, 0].min() > 8.0     # ~100 Hz of sim time
     status = (folder / "tree_status.log").read_text()
     for move in ("approach", "touch", "press", "slide_3", "lift_off", "to_trajectory", "retract"):
         assert f"press_the_wall/{move} RUNNING -> SUCCESS" in status, move

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from robot_tasks.control.compliance import to_frame
-from robot_tasks.demo.franka_press import SLIDES, PressRecord, grade, press_log
+from robot_tasks.demo.franka_press import SLIDES, PressRecord, grade, press_log, write_press_csv
 from robot_tasks.demo.press_plot import draw_press
 from robot_tasks.sim.scenes.franka_press import wall_frame
 
@@ -63,3 +63,10 @@ def test_the_plot_draws_three_panels(tmp_path):
     assert image.size[0] == 960 and image.size[1] > 700
     pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
     assert ((pixels == (200, 40, 40)).all(axis=1)).sum() > 200   # the contact-force line is drawn
+
+
+def test_the_recording_is_written_as_csv(tmp_path):
+    path = write_press_csv(press_log(recording(), WALL), tmp_path / "press.csv")
+    rows = np.loadtxt(path, delimiter=",", skiprows=1)
+    assert rows.shape == (600, 10) and np.allclose(rows[:, 1], 10.0)
+    assert path.read_text().splitlines()[0].startswith("time_s,contact_force_n,sensed_force_n")
