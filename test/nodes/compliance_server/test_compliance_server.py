@@ -8,6 +8,7 @@ ground truth (contact points), then the CompliantMove / SwitchController leaves 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -134,7 +135,6 @@ def test_a_cancelled_move_ends_cancelled_and_the_tool_stays_where_it_was(probe, 
                                10.0, "goal response")
     state = Recorder(probe, CompliantControllerState, "/panda/controller_state")
     state.wait_for(lambda m: m.active == "osc", "osc active", 5.0)
-    import time
     time.sleep(0.6)                                  # part of the way: the target is moving
     probe.wait_future(handle.cancel_goal_async(), 10.0, "cancel response")
     result = probe.wait_future(handle.get_result_async(), 10.0, "the cancelled result").result
@@ -146,6 +146,16 @@ def test_a_cancelled_move_ends_cancelled_and_the_tool_stays_where_it_was(probe, 
     assert np.linalg.norm(held - tip) < 3e-3, "after a cancel the target is where the tool is"
     assert result.position_error > 0.02, "it was cancelled on the way, not at the goal"
     state.close()
+
+
+def test_a_newer_goal_preempts_the_running_one(probe, client):
+    first = probe.wait_future(client.send_goal_async(goal("osc", pose=(0.0, 0.02, -0.05), duration=3.0)),
+                              10.0, "first goal response")
+    time.sleep(0.4)
+    second, _ = run(probe, client, goal("osc", pose=(0.0, 0.0, -0.05), duration=0.5, hold=0.2))
+    result = probe.wait_future(first.get_result_async(), 10.0, "the first result").result
+    assert code_name(CompliantMove.Result, result.error_code) == "PREEMPTED", result.message
+    assert second.error_code == CompliantMove.Result.SUCCESS and second.position_error < 3e-3, second.message
 
 
 def execute(probe, tree_id: str, timeout: float = 30.0):
