@@ -222,6 +222,7 @@ class ComplianceServer(Node):
         end = checked.move.duration + checked.hold
         guarded = checked.stop_force > 0.0
         period = 1.0 / self.cfg.command_rate
+        next_feedback = 0.0
         while True:
             self._check_interrupt(handle, slot)
             state, force = self._fresh()
@@ -230,9 +231,11 @@ class ComplianceServer(Node):
             self._publish(checked, checked.move.position_at(elapsed, start), wrench)
             tip, normal, in_plane, full = self._measure(checked, state, force)
             result.normal_force, result.in_plane_error, result.position_error = normal, in_plane, full
-            phase = "guarded" if guarded else ("moving" if elapsed < checked.move.duration else "holding")
-            handle.publish_feedback(Feedback(normal_force=normal, in_plane_error=in_plane,
-                                             position_error=full, phase=phase))
+            if time.monotonic() >= next_feedback:   # feedback is for people and trees: 10 Hz
+                next_feedback = time.monotonic() + 1.0 / self.cfg.feedback_rate
+                phase = "guarded" if guarded else ("moving" if elapsed < checked.move.duration else "holding")
+                handle.publish_feedback(Feedback(normal_force=normal, in_plane_error=in_plane,
+                                                 position_error=full, phase=phase))
             if guarded and normal >= checked.stop_force:
                 self._publish(checked, tip, wrench)
                 return "SUCCESS", (f"contact: {normal:.2f} N along the {checked.frame_name} normal "

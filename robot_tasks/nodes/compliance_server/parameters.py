@@ -11,6 +11,7 @@
 | default_stiffness  | [1000,1000,100,400,400,400] | a goal's stiffness when it gives none (1/s²)   |
 | stiffness_limits   | [0, 1000]           | allowed range of every stiffness                         |
 | command_rate       | 100.0               | commands per second while a goal runs (wall clock)       |
+| feedback_rate      | 10.0                | feedback messages per second (wall clock)                |
 | timeout_margin     | 5.0                 | s added to duration + hold for a goal without timeout    |
 | state_timeout      | 1.0                 | wall s: older controller_state / F/T readings are stale  |
 | switch_timeout     | 5.0                 | wall s to wait for the switch service                    |
@@ -36,6 +37,7 @@ class ComplianceConfig:
     default_stiffness: tuple
     stiffness_limits: tuple
     command_rate: float
+    feedback_rate: float
     timeout_margin: float
     state_timeout: float
     switch_timeout: float
@@ -81,6 +83,7 @@ def declare_compliance_parameters(node) -> ComplianceConfig:
         default_stiffness=tuple(stiffness),
         stiffness_limits=tuple(limits),
         command_rate=positive("command_rate", 100.0, "commands per wall second"),
+        feedback_rate=positive("feedback_rate", 10.0, "feedback messages per wall second"),
         timeout_margin=declare(node, "timeout_margin", 5.0, "s added to duration + hold",
                                minimum=0.0),
         state_timeout=positive("state_timeout", 1.0, "wall s before a reading is stale"),
