@@ -9,7 +9,7 @@ from glob import glob
 from setuptools import find_packages, setup
 
 PACKAGE = "robot_tasks"
-NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor"]
+NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor", "compliance_server"]
 
 
 def share_tree(folder):

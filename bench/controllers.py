@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.line_chart import Panel, Series, write_chart  # noqa: E402
+from robot_tasks.demo.press_plot import draw_press  # noqa: E402
 from robot_tasks.control.compliance import (JointImpedanceConfig,  # noqa: E402
                                             JointImpedanceController, OperationalSpaceConfig,
                                             OperationalSpaceController)
@@ -182,28 +182,6 @@ def press_row(plot_path: str | None) -> dict:
                         f"|F-10| {force_err:.2f} N contact, {sensed_err:.2f} N F/T; "
                         f"in-plane {plane_err * 1000:.2f} mm settled, {lag * 1000:.1f} mm lag sliding"),
                 verdict="PASS" if ok else "MISS", cost=cost, period=period)
-
-
-def draw_press(log, path: str):
-    a = log.arrays()
-    t = a["time"]
-    tip_mm, target_mm = a["tip"][:, :2] * 1000, a["target"] * 1000
-    error_mm = np.linalg.norm(tip_mm - target_mm, axis=1)
-    panels = [
-        Panel("normal force into the wall (N)", [
-            Series("contact points (ground truth)", t, a["contact_force"], (200, 40, 40)),
-            Series("F/T sensor (what the controller reads)", t, a["sensed_force"], (40, 90, 200),
-                   dashed=True)], reference=10.0),
-        Panel("tip in the wall plane (mm)", [
-            Series("x (up the slope)", t, tip_mm[:, 0], (30, 140, 60)),
-            Series("x target", t, target_mm[:, 0], (140, 210, 150), dashed=True),
-            Series("y (sideways)", t, tip_mm[:, 1], (150, 60, 170)),
-            Series("y target", t, target_mm[:, 1], (210, 160, 220), dashed=True)]),
-        Panel("in-plane error |tip - target| (mm)", [
-            Series("error", t, error_mm, (90, 90, 90))], reference=5.0),
-    ]
-    return write_chart(panels, path, x_label="sim time (s)",
-                       title="franka_press: hybrid force/motion, 10 N into a 45° wall, three in-plane poses")
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,4 @@
-"""launch/franka_stacking.launch.xml and config/franka_stacking.yaml describe the same node set.
+"""Every launch/<name>.launch.xml and its config/<name>.yaml describe the same node set.
 
 `ros2 launch` is not installable here, so the launch file is checked statically: every
 executable it names is a console script of setup.py (and a module with main()), every
@@ -18,8 +18,9 @@ from defusedxml import ElementTree
 from robot_tasks.bringup import load_plan, node_argv
 
 REPO = Path(__file__).resolve().parents[1]
-LAUNCH = REPO / "launch" / "franka_stacking.launch.xml"
-CONFIG = REPO / "config" / "franka_stacking.yaml"
+LAUNCH_FILES = sorted((REPO / "launch").glob("*.launch.xml"))
+PAIRS = [pytest.param(launch, REPO / "config" / f"{launch.name.removesuffix('.launch.xml')}.yaml",
+                      id=launch.name.removesuffix(".launch.xml")) for launch in LAUNCH_FILES]
 SUBSTITUTION = re.compile(r"\$\((find-pkg-share|var) ([\w]+)\)")
 
 
@@ -63,8 +64,17 @@ def resolve(text: str, args: dict[str, str]) -> str:
     return SUBSTITUTION.sub(one, text)
 
 
-def launch_description():
-    root = ElementTree.parse(LAUNCH).getroot()
+def test_every_launch_file_has_its_config_and_every_bringup_config_its_launch_file():
+    assert {"franka_stacking", "franka_press"} <= {p.id for p in PAIRS}
+    for param in PAIRS:
+        assert param.values[1].is_file(), f"{param.values[0].name} has no {param.values[1].name}"
+    for config in (REPO / "config").glob("*.yaml"):
+        if "bringup" in config.read_text():
+            assert (REPO / "launch" / f"{config.stem}.launch.xml").is_file(), f"{config.name} has no launch file"
+
+
+def launch_description(launch: Path):
+    root = ElementTree.parse(launch).getroot()
     assert root.tag == "launch"
     args = {a.get("name"): a.get("default", "") for a in root.findall("arg")}
     nodes = []
@@ -83,8 +93,9 @@ def launch_description():
     return args, nodes
 
 
-def test_every_executable_is_an_entry_point_with_a_main():
-    _, nodes = launch_description()
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_every_executable_is_an_entry_point_with_a_main(launch, config):
+    _, nodes = launch_description(launch)
     scripts = console_scripts()
     for node in nodes:
         assert node["pkg"] == "robot_tasks"
@@ -96,8 +107,9 @@ def test_every_executable_is_an_entry_point_with_a_main():
         assert (package / "__main__.py").is_file(), f"python -m {package.name} would not start"
 
 
-def test_every_params_file_exists_and_is_installed():
-    _, nodes = launch_description()
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_every_params_file_exists_and_is_installed(launch, config):
+    _, nodes = launch_description(launch)
     setup = (REPO / "setup.py").read_text()
     for folder in ("config", "launch"):   # installed to share/robot_tasks/<folder> by a share helper
         assert re.search(rf'share\w*\(\s*"{folder}"', setup), f"setup.py does not install {folder}/"
@@ -108,9 +120,10 @@ def test_every_params_file_exists_and_is_installed():
             assert Path(path).parent.name == "config"
 
 
-def test_launch_starts_exactly_what_bringup_starts():
-    args, nodes = launch_description()
-    plan = load_plan(CONFIG)
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_launch_starts_exactly_what_bringup_starts(launch, config):
+    args, nodes = launch_description(launch)
+    plan = load_plan(config)
     assert [n["name"] for n in nodes] == [s.name for s in plan.nodes]
     for node, spec in zip(nodes, plan.nodes):
         assert node["exec"] == spec.executable, spec.name
@@ -126,16 +139,19 @@ def test_launch_starts_exactly_what_bringup_starts():
         assert [argv[i + 1] for i, a in enumerate(argv) if a == "-r"][1:] == list(spec.remappings)
 
 
-def test_yaml_sections_name_only_nodes_of_the_set():
-    plan = load_plan(CONFIG)
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_yaml_sections_name_only_nodes_of_the_set(launch, config):
+    plan = load_plan(config)
     names = {s.name for s in plan.nodes}
     sections = set(plan.document) - {"bringup", "/**"}
     assert sections <= names, f"parameters for nodes that are not started: {sections - names}"
-    assert plan.parameters("tree_executor")["plugins"] == ["robot_tasks.tasks"]
-    assert plan.parameters("sim")["scene"] == "franka_stacking"
+    assert plan.parameters("sim")["scene"] == config.stem     # the file is named after its scene
+    if config.stem == "franka_stacking":
+        assert plan.parameters("tree_executor")["plugins"] == ["robot_tasks.tasks"]
 
 
-def test_rcl_parses_the_yaml_as_a_params_file(tmp_path):
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_rcl_parses_the_yaml_as_a_params_file(launch, config, tmp_path):
     """What `ros2 launch` / `--params-file` would do with it (no node is created)."""
     from robot_tasks.ros.dds import configure_loopback_dds, pick_free_domain_id
 
@@ -144,7 +160,7 @@ def test_rcl_parses_the_yaml_as_a_params_file(tmp_path):
     from rclpy.context import Context
     from rclpy.signals import SignalHandlerOptions
 
-    for path, ok in ((CONFIG, True), (_broken_copy(tmp_path), False)):
+    for path, ok in ((config, True), (_broken_copy(tmp_path), False)):
         context = Context()
         try:
             if ok:

@@ -1,7 +1,8 @@
-"""`robot-tasks demo franka_stacking`: the whole chain, end to end, with a run folder.
+"""`robot-tasks demo <name>`: the whole chain, end to end, with a run folder.
 
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
+    robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
 
 Starts the sim (headless), the arm/gripper/perception servers and the tree executor
 from config/franka_stacking.yaml, runs the FrankaStacking tree, prints each phase as it
@@ -17,7 +18,7 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking",)
+DEMOS = ("franka_stacking", "franka_press")
 
 
 def register(subparsers) -> None:
@@ -29,19 +30,26 @@ def register(subparsers) -> None:
                         help="disturb the run mid-task through the sim's perturb service")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
-    parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds for the run (default 900)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="wall seconds for the run (default 900 stacking, 180 press)")
     parser.add_argument("--config", type=Path, default=None, help="bringup YAML (default: the package's)")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if not math.isfinite(args.rtf) or args.rtf < 0 or not args.timeout > 0:
+    if not math.isfinite(args.rtf) or args.rtf < 0 or (args.timeout is not None and not args.timeout > 0):
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
         return 2
     from robot_tasks.bringup import BringupError
-    from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
 
-    options = DemoOptions(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf, timeout=args.timeout)
+    if args.name == "franka_press":
+        from robot_tasks.demo.franka_press import PressDemoOptions as Options, run_press_demo as run_demo
+        options = Options(out=args.out, rtf=args.rtf)
+    else:
+        from robot_tasks.demo.franka_stacking import DemoOptions as Options, run_demo
+        options = Options(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf)
+    if args.timeout is not None:
+        options.timeout = args.timeout
     if args.config is not None:
         options.config = args.config
     try:

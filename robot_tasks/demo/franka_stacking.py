@@ -20,15 +20,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import (Supervisor, check_executables, child_environment, load_plan,
-                                 with_overrides)
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.montage import image_from_message_fields, write_montage
 from robot_tasks.demo.report import judge_stack, write_report
+from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
+                                      run_with_nodes, wait_for_server)
 
 TREE_ID = "FrankaStacking"
 PHASES = ("pre_grasp", "approach", "grasp", "lift", "transport", "lower", "release", "retract")
@@ -156,43 +155,20 @@ class RunWatcher:
 
 def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     """Run one demo episode; return 0 when the stack is complete and correct, else 1."""
-    from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
-
-    plan = load_plan(options.config)
-    check_executables(plan)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    run_dir = Path(options.out) / f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{stamp}"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    params = with_overrides(plan, {"sim": {"seed": options.seed, "real_time_factor": options.rtf},
-                                   # a .btlog of the run in its folder: Groot2 replays the episode
-                                   "tree_executor": {"btlog_dir": str(run_dir.resolve())}},
-                            run_dir / "params")
-    domain = pick_free_domain_id()
-    settings = loopback_dds_settings(domain, run_dir / "ros_log")
-    configure_loopback_dds(domain, run_dir / "ros_log")
+    run = prepare_run(options.config, options.out,
+                      f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
+                      {"sim": {"seed": options.seed, "real_time_factor": options.rtf}})
+    run_dir = run.folder
     rule = DisturbanceRule(options.disturb) if options.disturb else None
     state = RunState()
     report = {"scene": "franka_stacking", "tree": TREE_ID, "seed": options.seed, "disturb": options.disturb,
-              "real_time_factor": options.rtf, "ros_domain_id": domain, "success": False}
+              "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
     wall_start = time.monotonic()
-    with open(run_dir / "nodes.log", "w") as nodes_log, open(run_dir / "tree_status.log", "w") as status_log:
-        supervisor = Supervisor(plan, params, child_environment(settings), out=nodes_log)
-        watcher = None
-        try:
-            say(f"demo: starting {', '.join(s.name for s in plan.nodes)} (seed {options.seed})")
-            supervisor.start()
-            watcher = RunWatcher(state, status_log)
-            try:
-                result = _run_goal(watcher, supervisor, rule, state, options, say, report)
-            except RuntimeError as exc:  # a node died: report it, stop the rest
-                say(f"demo: {exc}")
-                result = None
-        finally:
-            if watcher is not None:
-                watcher.close()
-            say("demo: stopping the nodes")
-            report["node_exit_codes"] = supervisor.stop_all()
+    result = run_with_nodes(
+        run, report, lambda status_log: RunWatcher(state, status_log),
+        lambda watcher, supervisor: _run_goal(watcher, supervisor, rule, state, options, say, report),
+        say, starting=f" (seed {options.seed})")
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
     with state.lock:
         positions = dict(state.positions)
@@ -204,9 +180,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     if state.frames:
         write_montage(state.frames, run_dir / "montage.png")
         report["montage"] = "montage.png"
-    btlogs = sorted(p.name for p in run_dir.glob("*.btlog"))
-    if btlogs:
-        report["btlog"] = btlogs[-1]          # open it in Groot2 (Log Replay) to step through the run
+    report.update(btlog_entry(run_dir))
     write_report(run_dir / "report.json", report)
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - " +
         ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in report["cubes"]) +
@@ -216,14 +190,9 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
 
 def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | None:
     """Wait for the executor, send the goal, follow it; returns the result fields or None."""
-    deadline = time.monotonic() + options.startup_timeout
-    while not watcher.execute.server_is_ready():
-        _check_nodes(supervisor, report)
-        if time.monotonic() > deadline:
-            report["error"] = f"no ExecuteTree server within {options.startup_timeout} s"
-            say(f"demo: {report['error']}")
-            return None
-        time.sleep(0.2)
+    if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
+        say(f"demo: {report['error']}")
+        return None
     goal = watcher.ExecuteTree.Goal(target_tree=TREE_ID)
     goal_future = watcher.execute.send_goal_async(goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
@@ -231,7 +200,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     result_future = perturb_future = None
     deadline = wall_start + options.timeout
     while True:
-        _check_nodes(supervisor, report)
+        check_nodes(supervisor, report)
         if time.monotonic() > deadline:
             report["error"] = f"timed out after {options.timeout} s"
             say(f"demo: {report['error']}; cancelling")
@@ -243,12 +212,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
                                f"no progress (see nodes.log)")
             say(f"demo: {report['error']}")
             return None
-        if result_future is None and goal_future.done():
-            handle = goal_future.result()
-            if not handle.accepted:
-                report["error"] = "the ExecuteTree goal was rejected"
-                return None
-            result_future = handle.get_result_async()
+        if result_future is None:
+            result_future = result_future_of(goal_future, report)
         _print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
             with state.lock:
@@ -296,10 +261,3 @@ def _print_events(state, wall_start, say, rule) -> None:
                 rule.on_phase_start(text, released, time.monotonic())
         else:
             say(f"[{elapsed:6.1f} s] {kind}: {text}")
-
-
-def _check_nodes(supervisor, report) -> None:
-    ended = supervisor.first_exit()
-    if ended is not None:
-        report["error"] = f"node '{ended[0]}' exited with code {ended[1]} (see nodes.log)"
-        raise RuntimeError(report["error"])

@@ -76,7 +76,8 @@ class CompliantController:
         world.add_physics_hook(self._control_step)
 
     def activate(self, tare: bool = True) -> None:
-        """Take the arm: release the motors, tare the sensor, hold where the arm is now.
+        """Take the arm: release the motors, tare the sensor, hold where the arm is now
+        (the law forgets any target of an earlier activation: `law.hold_here()`).
 
         The tare is the sensor's reading from the last physics step, made while the previous
         controller held the arm still and the tool touched nothing. PyBullet updates a
@@ -87,6 +88,7 @@ class CompliantController:
         in contact).
         """
         self.motors.release()
+        self.law.hold_here()          # a target left from an earlier activation must not pull
         self._tare_pending = self.sensor is not None and tare
         if self._tare_pending and self.robot.world.physics_step_count > 0:
             self.sensor.tare()

@@ -1,4 +1,10 @@
-"""The franka_press experiment: press the tilted wall, slide through poses, record it all.
+"""The franka_press experiment in-process: press the tilted wall, slide through poses, record it all.
+
+This is the library driver of the benchmark (bench/controllers.py) and the sim's own tests
+(test/sim/test_franka_press.py): no ROS, one World stepped here. The task itself, as a robot
+runs it, is trees/franka_press.xml (`robot-tasks demo franka_press`): there the sequence lives
+in the tree and reaches the same controllers through compliance_server and the sim node.
+`PressLog` is shared: the demo records its ROS run into one for grading and the plot.
 
 One episode, in sim time:
 1. guarded approach: hold the approach pose a moment under the trajectory controller (the
@@ -23,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pybullet as p
 
-from robot_tasks.control.compliance import wall_press_command
+from robot_tasks.control.compliance import smoothstep, wall_press_command
 
 CONTROLLER = "hybrid_press"
 APPROACH_CONTROLLER = "osc"
@@ -51,11 +57,6 @@ class PressLog:
         if not mask.any():
             return mask
         return mask & (a["time"] >= a["time"][mask].max() - last)
-
-
-def smoothstep(s: float) -> float:
-    s = min(max(s, 0.0), 1.0)
-    return s * s * (3.0 - 2.0 * s)
 
 
 def run_press(world, waypoints, force: float = 10.0, settle: float = 0.6,

@@ -11,7 +11,9 @@ force/torque reading); M, g, J, J̇ come from the URDF through `ArmDynamics`.
 - operational_space                    Khatib OSC: pose / wrench targets, selection, nullspace
 - hybrid                               the tilted-wall press preset (force on z, motion elsewhere)
 - gains, task_frame                    damping ratios and limits; task-frame selection matrices
+- compliant_move                       a target glided to a pose (smoothstep), laid out as a command
 """
+from .compliant_move import CompliantMove, along_normal, command_vector, smoothstep, to_frame
 from .dynamics import ArmDynamics, DynamicsTerms
 from .hybrid import (PRESS_STIFFNESS, WALL_FORCE_AXES, WALL_MOTION_AXES, wall_press_command,
                      wall_press_config)
@@ -20,7 +22,8 @@ from .operational_space import OperationalSpaceConfig, OperationalSpaceControlle
 from .state import ArmState
 
 __all__ = [
-    "ArmDynamics", "ArmState", "DynamicsTerms", "JointImpedanceConfig",
+    "ArmDynamics", "ArmState", "CompliantMove", "along_normal", "command_vector", "smoothstep",
+    "to_frame", "DynamicsTerms", "JointImpedanceConfig",
     "JointImpedanceController", "OperationalSpaceConfig", "OperationalSpaceController",
     "PRESS_STIFFNESS", "WALL_FORCE_AXES", "WALL_MOTION_AXES", "wall_press_command",
     "wall_press_config",

@@ -97,6 +97,10 @@ class JointImpedanceController:
             ratio, n, "damping ratio", self.damping_ratio_limits)
         self.q_desired, self.stiffness, self.damping_ratio = q_des, stiffness, damping_ratio
 
+    def hold_here(self) -> None:
+        """Forget the target: the next compute() holds the joints where they are measured."""
+        self.q_desired = None
+
     def compute(self, state: ArmState) -> np.ndarray:
         """Joint torques for the measured state (holds the measured pose if never commanded)."""
         q, dq = np.asarray(state.q, float), np.asarray(state.dq, float)

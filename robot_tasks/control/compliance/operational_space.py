@@ -146,6 +146,11 @@ class OperationalSpaceController:
         self.task_frame, self.pose_target, self.wrench_target = frame, pose, wrench
         self.stiffness, self.damping_ratio = stiffness, damping_ratio
 
+    def hold_here(self) -> None:
+        """Forget the targets: the next compute() holds the tip where it is measured and
+        exerts no wrench (what a controller does when it is (re)activated)."""
+        self.pose_target, self.wrench_target = None, np.zeros(6)
+
     def set_nullspace_target(self, q) -> None:
         """Posture the nullspace term pulls towards (default: centre of the joint limits)."""
         self.nullspace_target = as_vector(q, self.dynamics.dof, "nullspace joint target")

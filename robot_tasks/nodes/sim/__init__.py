@@ -8,6 +8,12 @@ robot's name: `panda`; `panda_1`, `panda_2` in franka_pyramid; `ur10`):
   sub  <ns>/gripper_controller/commands  (Panda)           std_msgs/Float64MultiArray [width, max_effort]
   sub  <ns>/suction/command              (UR10)            std_msgs/Bool
   pub  <ns>/suction/attached             (UR10, transient_local) std_msgs/Bool
+An arm with compliant controllers (franka_press; controller_io.py, like controller_manager):
+  srv  <ns>/controller_manager/switch_controller           robot_tasks_interfaces/SwitchController
+  srv  <ns>/controller_manager/list_controllers            robot_tasks_interfaces/ListControllers
+  sub  <ns>/<controller>/command                           std_msgs/Float64MultiArray (flat command)
+  pub  <ns>/controller_state, <ns>/ft_sensor/wrench        CompliantControllerState, WrenchStamped
+  pub  <ns>/ground_truth/contact_force, .../tip_pose       WrenchStamped, PoseStamped (grading only)
 Scene-wide (relative to the node's namespace, except /clock):
   pub  /clock                 (best effort, depth 1)       rosgraph_msgs/Clock
   pub  camera/image_raw (rgb8), camera/depth/image_raw (32FC1 m)  sensor_msgs/Image
@@ -20,5 +26,5 @@ Scene-wide (relative to the node's namespace, except /clock):
 Sim time stamps everything; /clock never goes backwards, not even across reset_scene.
 Parameters: see params.py.  Modules: node.py (SimNode), loop.py (stepping thread and
 executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, scene_io.py,
-perturb.py, convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
+perturb.py, controller_io.py, convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
 """

@@ -10,7 +10,10 @@ Under the robot's namespace `<ns>` (see params.robot_namespace):
 * Panda fingers: subscribes `<ns>/gripper_controller/commands`
   (std_msgs/Float64MultiArray `[width]` or `[width, max_effort]`, metres / newtons);
 * suction cup: subscribes `<ns>/suction/command` (std_msgs/Bool on/off) and publishes
-  `<ns>/suction/attached` (std_msgs/Bool, transient_local, sent when it changes).
+  `<ns>/suction/attached` (std_msgs/Bool, transient_local, sent when it changes);
+* an arm with compliant controllers: the switch/list services, command topics, F/T and
+  controller-state topics of controller_io.py. While a compliant controller drives the arm,
+  joint_states' effort of the arm joints is the torque it applied in the last step.
 
 A rejected command changes nothing and is logged with the reason (which names the
 point and field).  Subscription callbacks run on the executor thread and only post
@@ -24,6 +27,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
 
+from robot_tasks.nodes.sim.controller_io import ControllerIO
 from robot_tasks.nodes.sim.convert import stamp_seconds, trajectory_from_msg
 from robot_tasks.nodes.sim.wire import JointStateWire
 from robot_tasks.ros.qos import LATCHED
@@ -65,6 +69,7 @@ class RobotIO:
             self._subscribe(Bool, SUCTION_COMMAND_TOPIC, self._apply_suction)
             self._attached_pub = node.create_publisher(Bool, self.topic(SUCTION_ATTACHED_TOPIC), LATCHED)
             self.poll_gripper()
+        self.controllers = ControllerIO(node, self) if self.robot.controllers is not None else None
 
     def _subscribe(self, msg_type, topic: str, apply) -> None:
         """Subscribe `topic`; the callback (executor thread) only posts `apply(msg)`."""
@@ -84,12 +89,20 @@ class RobotIO:
         robot = self.robot
         self._read_args = (robot.body_id, robot.indices(robot.joint_names))
         self._client = robot.world.client
+        self._arm_slots = [robot.joint_names.index(n) for n in robot.arm_joint_names]
 
     def publish_joint_states(self, ros_seconds: float) -> None:
         """Every movable joint, in URDF order: position, velocity, effort (motor force/torque)."""
         states = p.getJointStates(*self._read_args, physicsClientId=self._client)
+        effort = [s[3] for s in states]
+        torque_loop = self.robot.controllers.current() if self.robot.controllers is not None else None
+        if torque_loop is not None:   # PyBullet reports no effort for TORQUE_CONTROL joints
+            for slot, tau in zip(self._arm_slots, torque_loop.motors.applied):
+                effort[slot] = float(tau)
         self._js_pub.publish(self._js_wire.serialize(
-            ros_seconds, [s[0] for s in states], [s[1] for s in states], [s[3] for s in states]))
+            ros_seconds, [s[0] for s in states], [s[1] for s in states], effort))
+        if self.controllers is not None:
+            self.controllers.publish(ros_seconds)
 
     def poll_gripper(self) -> None:
         """Publish suction/attached when it changed (cheap when it did not)."""
@@ -101,7 +114,7 @@ class RobotIO:
             self._attached_pub.publish(Bool(data=attached))
 
     # --- commands in ----------------------------------------------------------------
-    def _reject(self, what: str, topic: str, reason: str) -> None:
+    def reject(self, what: str, topic: str, reason: str) -> None:
         self._log.warning(f"{self.name}: rejected {what} on '{self.topic(topic)}': {reason}")
 
     def _apply_trajectory(self, msg: JointTrajectoryMsg) -> None:
@@ -115,7 +128,7 @@ class RobotIO:
         try:
             traj_id = controller.command(trajectory_from_msg(msg), start_time=start)
         except CommandRejected as err:
-            self._reject("trajectory", TRAJECTORY_TOPIC, err.reason)
+            self.reject("trajectory", TRAJECTORY_TOPIC, err.reason)
             return
         self._log.info(f"{self.name}: trajectory {traj_id} accepted ({len(msg.points)} points, "
                        f"{stamp_seconds(msg.points[-1].time_from_start):.2f} s)")
@@ -123,13 +136,13 @@ class RobotIO:
     def _apply_gripper(self, msg: Float64MultiArray) -> None:
         data = list(msg.data)
         if len(data) not in (1, 2):
-            self._reject("gripper command", GRIPPER_TOPIC,
+            self.reject("gripper command", GRIPPER_TOPIC,
                          f"data must be [width] or [width, max_effort], got {len(data)} values")
             return
         try:
             self.robot.gripper.command(data[0], data[1] if len(data) == 2 else None)
         except CommandRejected as err:
-            self._reject("gripper command", GRIPPER_TOPIC, err.reason)
+            self.reject("gripper command", GRIPPER_TOPIC, err.reason)
 
     def _apply_suction(self, msg: Bool) -> None:
         if msg.data:

@@ -17,6 +17,8 @@ executor: the leaves create clients and subscriptions on first use.
 | MoveToJoints       | action    | robot_tasks_interfaces/action/MoveToJoints |
 | GripperCommand     | action    | robot_tasks_interfaces/action/GripperCommand |
 | DetectObjects      | action    | robot_tasks_interfaces/action/DetectObjects |
+| CompliantMove      | action    | robot_tasks_interfaces/action/CompliantMove |
+| SwitchController   | service   | robot_tasks_interfaces/srv/SwitchController |
 | TopicCondition     | condition | any topic (freshness / field == value)     |
 | TopicToBlackboard  | action    | any topic (message or field -> blackboard) |
 | TriggerService     | action    | std_srvs/srv/Trigger                       |
@@ -27,12 +29,14 @@ from __future__ import annotations
 
 from robot_tasks.ros.leaves.service_node import ResetScene, SetBoolService, TriggerService
 from robot_tasks.ros.leaves.topic_nodes import TopicCondition, TopicToBlackboard
+from robot_tasks.ros.leaves.compliance import CompliantMove, SwitchController
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
 
-ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, TopicCondition,
-              TopicToBlackboard, TriggerService, SetBoolService, ResetScene)
+ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, CompliantMove,
+              SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService,
+              ResetScene)
 
 
 def register_ros_nodes(factory, ros_node) -> None:

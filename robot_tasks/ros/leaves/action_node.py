@@ -255,6 +255,9 @@ class RosActionNode(StatefulActionNode):
             if status == GoalStatus.STATUS_SUCCEEDED:
                 return self.on_result(response.result, status)
             text = getattr(response.result, "message", "") or ""
+            if isinstance(getattr(response.result, "error_code", None), int):   # our actions name the outcome
+                code = response.result.error_code
+                text = f"error_code {code} {code_name(type(response.result), code)}: {text}"
             if status == GoalStatus.STATUS_CANCELED:
                 return self._fail(ActionNodeErrorCode.CANCELLED, f"goal cancelled by the server. {text}")
             return self._fail(ActionNodeErrorCode.ABORTED, f"'{self._resolved_name()}' aborted the goal"

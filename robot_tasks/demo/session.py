@@ -1,0 +1,112 @@
+"""What every demo run does around its tree: a run folder, loopback DDS, the node set, cleanup.
+
+    run = prepare_run(config, out, "franka_press_<stamp>", {"sim": {"real_time_factor": 1.0}})
+    result = run_with_nodes(run, report, make_watcher, body, say)
+
+`prepare_run` loads the bringup YAML (the same one `robot-tasks bringup` and the launch file
+use), makes the run folder, writes a copy of the YAML with the demo's overrides, picks a free
+ROS_DOMAIN_ID and puts this process on loopback DDS with it (the network rule: every demo
+stays on 127.0.0.1). `run_with_nodes` starts the nodes with their output in nodes.log, makes
+the demo's watcher (a ROS client of its own, handed tree_status.log), runs `body(watcher,
+supervisor)`, and always closes the watcher and stops the nodes, recording their exit codes.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from robot_tasks.bringup import Supervisor, check_executables, child_environment, load_plan, with_overrides
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    plan: object          # robot_tasks.bringup.BringupPlan
+    folder: Path
+    params: Path          # the YAML copy with the demo's overrides
+    domain: int
+    dds_settings: dict
+
+
+def run_stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict) -> DemoRun:
+    from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
+
+    plan = load_plan(config)
+    check_executables(plan)
+    folder = Path(out) / folder_name
+    folder.mkdir(parents=True, exist_ok=True)
+    # every run folder gets a .btlog of the run: Groot2 replays the episode from it
+    overrides = {**overrides, "tree_executor": {**overrides.get("tree_executor", {}),
+                                                "btlog_dir": str(folder.resolve())}}
+    params = with_overrides(plan, overrides, folder / "params")
+    domain = pick_free_domain_id()
+    settings = loopback_dds_settings(domain, folder / "ros_log")
+    configure_loopback_dds(domain, folder / "ros_log")
+    return DemoRun(plan, folder, params, domain, settings)
+
+
+def btlog_entry(folder: Path) -> dict:
+    """{"btlog": file name} of the run's .btlog (open it in Groot2's Log Replay), or {}."""
+    logs = sorted(p.name for p in Path(folder).glob("*.btlog"))
+    return {"btlog": logs[-1]} if logs else {}
+
+
+def check_nodes(supervisor, report) -> None:
+    """RuntimeError (and report["error"]) when a node has exited."""
+    ended = supervisor.first_exit()
+    if ended is not None:
+        report["error"] = f"node '{ended[0]}' exited with code {ended[1]} (see nodes.log)"
+        raise RuntimeError(report["error"])
+
+
+def wait_for_server(action_client, supervisor, report, timeout: float) -> bool:
+    """Wait for the ExecuteTree server (watching that no node died); False after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while not action_client.server_is_ready():
+        check_nodes(supervisor, report)
+        if time.monotonic() > deadline:
+            report["error"] = f"no ExecuteTree server within {timeout} s"
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def result_future_of(goal_future, report):
+    """The ExecuteTree result future once the goal is accepted (None while the goal response
+    is pending); RuntimeError (and report["error"]) if the executor rejected the goal."""
+    if not goal_future.done():
+        return None
+    handle = goal_future.result()
+    if not handle.accepted:
+        report["error"] = "the ExecuteTree goal was rejected"
+        raise RuntimeError(report["error"])
+    return handle.get_result_async()
+
+
+def run_with_nodes(run: DemoRun, report: dict, make_watcher: Callable, body: Callable,
+                   say: Callable[[str], None], starting: str = ""):
+    """Start the nodes, `watcher = make_watcher(status_log)`, return `body(watcher, supervisor)`
+    (None when a node died); the watcher is closed and the nodes stopped in every case."""
+    result = None
+    with open(run.folder / "nodes.log", "w") as nodes_log, open(run.folder / "tree_status.log", "w") as status_log:
+        supervisor = Supervisor(run.plan, run.params, child_environment(run.dds_settings), out=nodes_log)
+        watcher = None
+        try:
+            say(f"demo: starting {', '.join(s.name for s in run.plan.nodes)}{starting}")
+            supervisor.start()
+            watcher = make_watcher(status_log)
+            result = body(watcher, supervisor)
+        except RuntimeError as exc:  # a node died: report it, stop the rest
+            say(f"demo: {exc}")
+        finally:
+            if watcher is not None:
+                watcher.close()
+            say("demo: stopping the nodes")
+            report["node_exit_codes"] = supervisor.stop_all()
+    return result

@@ -1,0 +1,85 @@
+"""A CompliantMove goal -> a checked move, or the reason it is INVALID_GOAL.
+
+Every number is checked before anything moves: a NaN or infinite pose, wrench or time,
+a zero quaternion, a frame the server does not know, a controller the arm does not have
+(or one that takes no pose), a stiffness of the wrong length or outside the limits. The
+reason names the field, e.g. "stiffness[2] = 5000 is outside its limits [0, 1000]".
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from robot_tasks.control.compliance import CompliantMove, command_vector
+from robot_tasks.control.compliance.gains import gain_vector
+from robot_tasks.control.errors import ControlError
+from robot_tasks.control.pose import Pose
+from robot_tasks.nodes.compliance_server.parameters import WORLD, ComplianceConfig
+
+
+class InvalidGoal(ValueError):
+    """The goal cannot be run; the message says which field and why."""
+
+
+@dataclass(frozen=True)
+class CheckedGoal:
+    controller: str
+    layout: list
+    move: CompliantMove
+    frame_name: str
+    hold: float
+    stop_force: float
+    timeout: float
+
+
+def _finite(value: float, what: str) -> float:
+    if not math.isfinite(value):
+        raise InvalidGoal(f"{what} is {value}, not a finite number")
+    return float(value)
+
+
+def check_goal(goal, cfg: ComplianceConfig, layouts: dict) -> CheckedGoal:
+    """`layouts`: controller name -> its command blocks (from list_controllers)."""
+    controller = goal.controller or cfg.default_controller
+    if controller not in layouts or not layouts[controller]:
+        compliant = [n for n, blocks in layouts.items() if blocks]
+        raise InvalidGoal(f"controller '{controller}' is not a compliant controller of "
+                          f"'{cfg.robot_namespace}' (it has {compliant})")
+    frame_name = goal.target.header.frame_id or WORLD
+    if frame_name not in cfg.frames:
+        raise InvalidGoal(f"unknown frame '{frame_name}' (known: {sorted(cfg.frames)})")
+    p, o = goal.target.pose.position, goal.target.pose.orientation
+    position = [_finite(v, f"target.pose.position.{k}") for k, v in zip("xyz", (p.x, p.y, p.z))]
+    quaternion = [_finite(v, f"target.pose.orientation.{k}")
+                  for k, v in zip("xyzw", (o.x, o.y, o.z, o.w))]
+    try:
+        target = Pose(position, quaternion)
+    except ControlError as err:
+        raise InvalidGoal(f"target: {err}") from None
+    w = goal.wrench
+    wrench = np.array([_finite(v, f"wrench.{k}") for k, v in zip(
+        ("force.x", "force.y", "force.z", "torque.x", "torque.y", "torque.z"),
+        (w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z))])
+    stiffness = None
+    blocks = list(layouts[controller])
+    if len(goal.stiffness) or "stiffness" in blocks:
+        values = list(goal.stiffness) if len(goal.stiffness) else list(cfg.default_stiffness)
+        try:
+            stiffness = gain_vector(values, 6, "stiffness", cfg.stiffness_limits)
+        except ControlError as err:
+            raise InvalidGoal(str(err)) from None
+    times = {k: _finite(getattr(goal, k), k) for k in ("duration", "hold", "stop_force", "timeout")}
+    negative = [k for k, v in times.items() if v < 0]
+    if negative:
+        raise InvalidGoal(f"{', '.join(negative)} must be >= 0, got "
+                          f"{', '.join(f'{times[k]:g}' for k in negative)}")
+    move = CompliantMove(cfg.frames[frame_name], target, wrench, stiffness, times["duration"])
+    try:   # the controller's layout must be able to carry this move
+        command_vector(blocks, move.frame, target, wrench, stiffness)
+    except ControlError as err:
+        raise InvalidGoal(f"controller '{controller}': {err}") from None
+    timeout = times["timeout"] or times["duration"] + times["hold"] + cfg.timeout_margin
+    return CheckedGoal(controller, blocks, move, frame_name, times["hold"], times["stop_force"],
+                       timeout)
