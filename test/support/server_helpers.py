@@ -68,15 +68,19 @@ class ActionHelper:
 
     def send(self, goal, timeout: float = 10.0):
         feedback = []
-        future = self.client.send_goal_async(goal, feedback_callback=lambda f: feedback.append(
-            (time.monotonic(), f.feedback)))
+        # Sent from the executor thread: rclpy 9.1.2's send_goal_async races the executor
+        # when the response arrives before it registered its done-callback (seen as
+        # "list.remove(x): x not in list" in ActionClient.remove_future on a loaded machine).
+        future = self.probe.run_on_executor(lambda: self.client.send_goal_async(
+            goal, feedback_callback=lambda f: feedback.append((time.monotonic(), f.feedback))),
+            f"{self.name} goal sent")
         handle = self.probe.wait_future(future, timeout, f"{self.name} goal response")
         assert handle.accepted, f"{self.name}: goal rejected"
         return handle, feedback
 
     def result(self, handle, timeout: float = 60.0):
-        response = self.probe.wait_future(handle.get_result_async(), timeout,
-                                          f"{self.name} result")
+        result = self.probe.run_on_executor(handle.get_result_async, f"{self.name} result asked")
+        response = self.probe.wait_future(result, timeout, f"{self.name} result")
         return response.status, response.result
 
     def run(self, goal, timeout: float = 60.0):
