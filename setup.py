@@ -9,7 +9,7 @@ from glob import glob
 from setuptools import find_packages, setup
 
 PACKAGE = "robot_tasks"
-NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor"]
+NODES = ["sim", "state_publisher", "arm_server", "gripper_server", "perception_server", "tree_executor"]
 
 
 def share_tree(folder):

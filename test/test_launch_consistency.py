@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 LAUNCH = REPO / "launch" / "franka_stacking.launch.xml"
 CONFIG = REPO / "config" / "franka_stacking.yaml"
 SUBSTITUTION = re.compile(r"\$\((find-pkg-share|var) ([\w]+)\)")
+EQUALS = re.compile(r"^\$\(equals (\S+) (\S+)\)$")
 
 
 def setup_py_nodes() -> list[str]:
@@ -63,17 +64,39 @@ def resolve(text: str, args: dict[str, str]) -> str:
     return SUBSTITUTION.sub(one, text)
 
 
-def launch_description():
+def condition_holds(node, args: dict[str, str]) -> bool:
+    """A node's `if`/`unless`: "true"/"false" or `$(equals a b)`, after $(var) expansion."""
+    for attribute, wanted in (("if", True), ("unless", False)):
+        text = node.get(attribute)
+        if text is None:
+            continue
+        text = resolve(text, args)
+        equals = EQUALS.match(text)
+        value = equals.group(1) == equals.group(2) if equals else text.lower() in ("true", "1")
+        assert equals or text.lower() in ("true", "false", "1", "0"), f"cannot evaluate {attribute}={text!r}"
+        if value != wanted:
+            return False
+    return True
+
+
+def launch_description(overrides: dict[str, str] | None = None):
+    """(args, the nodes the launch file starts with these argument values)."""
     root = ElementTree.parse(LAUNCH).getroot()
     assert root.tag == "launch"
     args = {a.get("name"): a.get("default", "") for a in root.findall("arg")}
+    assert set(overrides or {}) <= set(args), "override of an undeclared <arg>"
+    args.update(overrides or {})
     nodes = []
     for node in root.findall("node"):
+        if not condition_holds(node, args):
+            continue
         nodes.append({
             "pkg": node.get("pkg"), "exec": node.get("exec"), "name": node.get("name"),
             "namespace": resolve(node.get("namespace", ""), args),
             "params": [resolve(p.get("from"), args) for p in node.findall("param") if p.get("from")],
             "remaps": [f"{r.get('from')}:={r.get('to')}" for r in node.findall("remap")],
+            "values": {p.get("name"): p.get("value") for p in node.findall("param") if p.get("name")},
+            "args": node.get("args", ""),
         })
     unknown = {el.tag for el in root} - {"arg", "node"}
     assert not unknown, f"the test does not understand launch elements {unknown}"
@@ -157,3 +180,23 @@ def _broken_copy(tmp_path) -> Path:
     broken = tmp_path / "broken.yaml"
     broken.write_text("bringup:\n  nodes:\n    - name: sim\n      executable: sim\n")
     return broken
+
+
+def test_the_state_publisher_switch():
+    """state_publisher:=robot_tasks (default) runs ours; :=ros runs ROS 2's, with the same
+    frame names (prefix panda/) and the same world -> base pose as the YAML's."""
+    _, ours = launch_description()
+    assert [n["name"] for n in ours if n["exec"] == "state_publisher"] == ["state_publisher"]
+    assert not [n for n in ours if n["pkg"] != "robot_tasks"]
+    _, theirs = launch_description({"state_publisher": "ros"})
+    assert "state_publisher" not in [n["name"] for n in theirs]
+    by_exec = {n["exec"]: n for n in theirs if n["pkg"] != "robot_tasks"}
+    assert set(by_exec) == {"robot_state_publisher", "static_transform_publisher"}
+    rsp = by_exec["robot_state_publisher"]
+    assert rsp["namespace"].strip("/") == "panda" and rsp["values"]["frame_prefix"] == "panda/"
+    params = load_plan(CONFIG).parameters("state_publisher")
+    assert params["robots"] == ["panda"]
+    x, y, z, *quaternion = params["base_poses"]
+    static = by_exec["static_transform_publisher"]["args"].split()
+    assert static == ["--z", str(z), "--frame-id", "world", "--child-frame-id", "panda/panda_link0"]
+    assert (x, y, quaternion) == (0.0, 0.0, [0.0, 0.0, 0.0, 1.0])
