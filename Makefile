@@ -35,8 +35,8 @@ $(STAMPS)/tf2_msgs: $(STAMPS)/ros $(TF2_SRC)
 	@touch $@
 
 $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs
-	@echo "==> installing robot_tasks with its sim, control and test extras"
-	$(PIP) -e '.[sim,control,test]'
+	@echo "==> installing robot_tasks with its sim, control, foxglove and test extras"
+	$(PIP) -e '.[sim,control,foxglove,test]'
 	@touch $@
 
 test: setup

@@ -104,7 +104,7 @@ def launch_description(overrides: dict[str, str] | None = None):
 
 
 def test_every_executable_is_an_entry_point_with_a_main():
-    _, nodes = launch_description()
+    _, nodes = launch_description({"foxglove": "true"})
     scripts = console_scripts()
     for node in nodes:
         assert node["pkg"] == "robot_tasks"
@@ -128,9 +128,13 @@ def test_every_params_file_exists_and_is_installed():
             assert Path(path).parent.name == "config"
 
 
-def test_launch_starts_exactly_what_bringup_starts():
-    args, nodes = launch_description()
+@pytest.mark.parametrize("foxglove", [False, True])
+def test_launch_starts_exactly_what_bringup_starts(foxglove):
+    """By default, and with the optional Foxglove bridge (foxglove:=true / --foxglove)."""
+    args, nodes = launch_description({"foxglove": "true"} if foxglove else None)
     plan = load_plan(CONFIG)
+    if foxglove:
+        plan.enable("foxglove_bridge")
     assert [n["name"] for n in nodes] == [s.name for s in plan.nodes]
     for node, spec in zip(nodes, plan.nodes):
         assert node["exec"] == spec.executable, spec.name
@@ -145,7 +149,7 @@ def test_launch_starts_exactly_what_bringup_starts():
 
 def test_yaml_sections_name_only_nodes_of_the_set():
     plan = load_plan(CONFIG)
-    names = {s.name for s in plan.nodes}
+    names = {s.name for s in plan.nodes + plan.optional}
     sections = set(plan.document) - {"bringup", "/**"}
     assert sections <= names, f"parameters for nodes that are not started: {sections - names}"
     assert plan.parameters("tree_executor")["plugins"] == ["robot_tasks.tasks"]

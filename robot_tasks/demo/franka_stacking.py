@@ -24,8 +24,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import (Supervisor, check_executables, child_environment, load_plan,
-                                 with_overrides)
+from robot_tasks.bringup import (FOXGLOVE_NODE, Supervisor, check_executables, child_environment, foxglove_url,
+                                 load_plan, with_overrides)
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.montage import image_from_message_fields, write_montage
 from robot_tasks.demo.report import judge_stack, write_report
@@ -51,6 +51,7 @@ class DemoOptions:
     startup_timeout: float = 120.0     # wall s for the executor to come up
     stall_timeout: float = 60.0        # wall s without any node status change: no progress, give up
     config: Path = DEFAULT_CONFIG
+    foxglove: bool = False             # also run the optional Foxglove bridge
 
 
 @dataclass
@@ -159,6 +160,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
 
     plan = load_plan(options.config)
+    if options.foxglove:
+        plan.enable(FOXGLOVE_NODE)
     check_executables(plan)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     run_dir = Path(options.out) / f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{stamp}"
@@ -173,6 +176,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     report = {"scene": "franka_stacking", "tree": TREE_ID, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": domain, "success": False}
     say(f"demo: run folder {run_dir}")
+    if options.foxglove:
+        say(f"demo: Foxglove: open {foxglove_url(plan)} while the demo runs")
     wall_start = time.monotonic()
     with open(run_dir / "nodes.log", "w") as nodes_log, open(run_dir / "tree_status.log", "w") as status_log:
         supervisor = Supervisor(plan, params, child_environment(settings), out=nodes_log)

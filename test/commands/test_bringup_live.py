@@ -1,10 +1,12 @@
 """`robot-tasks bringup` with real processes over loopback DDS, and the demo's rviz2
-config (config/franka_stacking.rviz) checked against the live ROS graph.
+config (config/franka_stacking.rviz) and Foxglove layout (config/franka_stacking.foxglove.json)
+checked against the live ROS graph.
 
 Mostly only the sim is started here (the servers are tested by their own suites):
 enough to see prefixed output, a clean Ctrl-C shutdown with nothing left behind and a
-dying node taking the others down. For the rviz2 config the nodes that feed it run
-(sim, state_publisher, perception_server): every topic it names is published with a
+dying node taking the others down. For the viewers the nodes that feed them run
+(sim, state_publisher, perception_server, tree_executor): every topic the rviz2
+config and the Foxglove layout name is published, for rviz2 with a
 QoS rviz2 can receive, and every frame it needs (the fixed frame, the RobotModel's
 links under its TF Prefix, the frame_id of every image and marker) is on /tf.
 """
@@ -28,7 +30,8 @@ CONFIG = REPO / "config" / "franka_stacking.yaml"
 RVIZ = REPO / "config" / "franka_stacking.rviz"
 ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perception_server",
             "--skip", "tree_executor", "--skip", "state_publisher"]
-WHAT_RVIZ_NEEDS = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "tree_executor"]
+WHAT_VIEWERS_NEED = ["--skip", "arm_server", "--skip", "gripper_server"]
+FOXGLOVE_LAYOUT = REPO / "config" / "franka_stacking.foxglove.json"
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +77,20 @@ def rviz_topics():
     return found
 
 
+def foxglove_layout_topics() -> set[str]:
+    """Every topic the Foxglove layout's panels name (3D topics, image, plots, raw messages)."""
+    import json
+
+    topics = set()
+    for panel in json.loads(FOXGLOVE_LAYOUT.read_text())["configById"].values():
+        topics |= set(panel.get("topics", {}))
+        topics |= {v for k, v in panel.get("imageMode", {}).items() if k.endswith("Topic")}
+        topics |= {path["value"].split(".", 1)[0] for path in panel.get("paths", [])}
+        if "topicPath" in panel:
+            topics.add(panel["topicPath"].split(".", 1)[0])
+    return topics
+
+
 def rviz_displays() -> list[dict]:
     return yaml.safe_load(RVIZ.read_text())["Visualization Manager"]["Displays"]
 
@@ -104,7 +121,7 @@ def assert_rviz_qos_can_receive(probe, display, topic, reliability, durability) 
             assert qos.durability.name == "TRANSIENT_LOCAL", f"{display} {topic}: not latched"
 
 
-def test_every_topic_and_frame_of_the_rviz_config_is_published(ros_env, launcher):
+def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_published(ros_env, launcher):
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import Image
     from std_msgs.msg import String
@@ -114,7 +131,7 @@ def test_every_topic_and_frame_of_the_rviz_config_is_published(ros_env, launcher
     from robot_tasks.control.frame_tree import FrameTransform, FrameTree, compose_frames
     from robot_tasks.nodes.state_publisher.tf_convert import pose_of
 
-    launcher.start(bringup_argv(*WHAT_RVIZ_NEEDS, "--set", "sim.camera_rate=2.0"), name="bringup")
+    launcher.start(bringup_argv(*WHAT_VIEWERS_NEED, "--set", "sim.camera_rate=2.0"), name="bringup")
     latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
     kinds = {"rviz_default_plugins/RobotModel": String, "rviz_default_plugins/MarkerArray": MarkerArray,
              "rviz_default_plugins/Image": Image}
@@ -151,6 +168,11 @@ def test_every_topic_and_frame_of_the_rviz_config_is_published(ros_env, launcher
             needed |= {h.frame_id for h in headers}
         probe.wait_for(lambda: needed <= set(compose_frames(list(transforms.values()), "world")),
                        f"every frame of {sorted(needed)} reachable from world on /tf", 30.0)
+
+        layout_topics = foxglove_layout_topics()
+        assert {"/panda/joint_states", "/camera/image_raw", "/tree_status", "/tf"} <= layout_topics
+        for topic in sorted(layout_topics):
+            probe.wait_for_publisher(topic, timeout=30.0)
 
 
 def test_bringup_runs_the_sim_and_stops_cleanly_on_ctrl_c(ros_env, launcher):
