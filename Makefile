@@ -48,7 +48,7 @@ demo: setup
 
 # Every benchmark prints its numbers next to a baseline measured in the same run.
 bench: setup
-	@for b in bt_tick ik perception sim_rate ros_roundtrip; do \
+	@for b in bt_tick ik perception sim_rate ros_roundtrip foxglove_bridge; do \
 	  echo "==> bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
