@@ -4,7 +4,7 @@
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
     robot-tasks demo franka_stacking --foxglove               # watch it in Foxglove meanwhile
 
-Starts the sim (headless), the arm/gripper/perception servers and the tree executor
+Starts the sim (headless, or in PyBullet's window with --gui), the arm/gripper/perception servers and the tree executor
 from config/franka_stacking.yaml, runs the FrankaStacking tree, prints each phase as it
 starts, optionally disturbs the run through the sim's perturb_object service, and
 writes report.json, montage.png, tree_status.log and nodes.log into a new folder under
@@ -31,6 +31,8 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds for the run (default 900)")
+    parser.add_argument("--gui", action="store_true",
+                        help="show the sim in PyBullet's own window (default headless; needs a display)")
     parser.add_argument("--foxglove", action="store_true",
                         help="also run the Foxglove bridge while the demo runs (prints the URL to open)")
     parser.add_argument("--config", type=Path, default=None, help="bringup YAML (default: the package's)")
@@ -45,7 +47,7 @@ def run(args) -> int:
     from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
 
     options = DemoOptions(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf, timeout=args.timeout,
-                          foxglove=args.foxglove)
+                          foxglove=args.foxglove, gui=args.gui)
     if args.config is not None:
         options.config = args.config
     try:

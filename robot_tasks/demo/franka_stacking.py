@@ -52,6 +52,7 @@ class DemoOptions:
     stall_timeout: float = 60.0        # wall s without any node status change: no progress, give up
     config: Path = DEFAULT_CONFIG
     foxglove: bool = False             # also run the optional Foxglove bridge
+    gui: bool = False                  # the sim in PyBullet's window instead of headless
 
 
 @dataclass
@@ -166,7 +167,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     run_dir = Path(options.out) / f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{stamp}"
     run_dir.mkdir(parents=True, exist_ok=True)
-    params = with_overrides(plan, {"sim": {"seed": options.seed, "real_time_factor": options.rtf}},
+    params = with_overrides(plan, {"sim": {"seed": options.seed, "real_time_factor": options.rtf,
+                                           "gui": options.gui}},
                             run_dir / "params")
     domain = pick_free_domain_id()
     settings = loopback_dds_settings(domain, run_dir / "ros_log")
