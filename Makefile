@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
 IFACE_SRC := $(shell find robot_tasks_interfaces -type f -not -path '*/build/*' 2>/dev/null)
-TF2_SRC   := $(shell find tf2_msgs -type f -not -path '*/build/*' 2>/dev/null)
+TF2_SRC   := $(shell find tf2_msgs robot_tasks_interfaces/cmake -type f -not -path '*/build/*' 2>/dev/null)
 
 .PHONY: setup test demo bench clean
 
