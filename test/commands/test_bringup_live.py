@@ -84,6 +84,7 @@ def foxglove_layout_topics() -> set[str]:
     topics = set()
     for panel in json.loads(FOXGLOVE_LAYOUT.read_text())["configById"].values():
         topics |= set(panel.get("topics", {}))
+        topics |= {layer["topic"] for layer in panel.get("layers", {}).values() if "topic" in layer}
         topics |= {v for k, v in panel.get("imageMode", {}).items() if k.endswith("Topic")}
         topics |= {path["value"].split(".", 1)[0] for path in panel.get("paths", [])}
         if "topicPath" in panel:
@@ -170,7 +171,8 @@ def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_publish
                        f"every frame of {sorted(needed)} reachable from world on /tf", 30.0)
 
         layout_topics = foxglove_layout_topics()
-        assert {"/panda/joint_states", "/camera/image_raw", "/tree_status", "/tf"} <= layout_topics
+        assert {"/panda/joint_states", "/camera/image_raw", "/tree_status", "/tf",
+                "/panda/robot_description"} <= layout_topics
         for topic in sorted(layout_topics):
             probe.wait_for_publisher(topic, timeout=30.0)
 
