@@ -95,11 +95,14 @@ class World:
         self.landmarks: dict[str, tuple] = {}       # named fixed poses (pallet slots ...)
         self.conveyor = None
         self._body_to_object: dict[int, SimObject] = {}
+        if self.gui:     # drawing every body as it loads makes building ~30x slower
+            p.configureDebugVisualizer(p.COV_ENABLE_RENDERING, 0, physicsClientId=cid)
         if self.scene_name is not None:
             from robot_tasks.sim.scenes import build_scene   # scenes import World: import late
             build_scene(self, self.scene_name, **self.scene_options)
         if self.gui:
             self._aim_gui_view()
+            p.configureDebugVisualizer(p.COV_ENABLE_RENDERING, 1, physicsClientId=cid)
 
     def _aim_gui_view(self) -> None:
         """Point the window at what the scene camera looks at (else the origin)."""

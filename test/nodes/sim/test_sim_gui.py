@@ -40,7 +40,7 @@ def test_the_gui_sim_opens_a_window_and_its_camera_matches_headless(launcher, ro
     from PIL import ImageGrab
 
     with XServer() as x:
-        launcher.start_module("robot_tasks.nodes.sim", name="sim_gui", params={**SIM_PARAMS, "gui": True},
+        gui_sim = launcher.start_module("robot_tasks.nodes.sim", name="sim_gui", params={**SIM_PARAMS, "gui": True},
                               remaps={"camera/image_raw": "gui/camera/image_raw"},
                               extra_env={"DISPLAY": x.display})
         launcher.start_module("robot_tasks.nodes.sim", name="sim_headless", params=SIM_PARAMS,
@@ -50,6 +50,7 @@ def test_the_gui_sim_opens_a_window_and_its_camera_matches_headless(launcher, ro
             first_frames(ros_node, "/headless/camera/image_raw")
         ros_node.wait_for(lambda: len(gui) >= 3 and len(headless) >= 3, "three camera frames from each sim", 120.0)
         shot = ImageGrab.grab(xdisplay=x.display)
+        assert gui_sim.stop() == "SIGINT rc=0"           # Ctrl-C closes the window cleanly
     shot.save(tmp_path / "pybullet_gui.png")
     shutil.copy(tmp_path / "pybullet_gui.png", launcher.log_dir / "pybullet_gui.png")
 
