@@ -130,7 +130,7 @@ def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_publish
     from visualization_msgs.msg import MarkerArray
 
     from robot_tasks.control.frame_tree import FrameTransform, FrameTree, compose_frames
-    from robot_tasks.nodes.state_publisher.tf_convert import pose_of
+    from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
 
     launcher.start(bringup_argv(*WHAT_VIEWERS_NEED, "--set", "sim.camera_rate=2.0"), name="bringup")
     latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -141,9 +141,7 @@ def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_publish
         transforms: dict[str, FrameTransform] = {}
 
         def on_tf(msg):
-            for t in msg.transforms:
-                transforms[t.child_frame_id] = FrameTransform(
-                    t.header.frame_id, t.child_frame_id, pose_of(t.transform.translation, t.transform.rotation))
+            transforms.update({t.child_frame_id: frame_transform(t) for t in msg.transforms})
 
         probe.node.create_subscription(TFMessage, "/tf", on_tf, 100)
         probe.node.create_subscription(TFMessage, "/tf_static", on_tf, latched)

@@ -19,9 +19,9 @@ from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 from tf2_msgs.msg import TFMessage
 
-from robot_tasks.control.frame_tree import FrameTransform, compose_frames
+from robot_tasks.control.frame_tree import compose_frames
 from robot_tasks.control.pose import Pose
-from robot_tasks.nodes.state_publisher.tf_convert import pose_of
+from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
 from robot_tasks.sim import World
 from robot_tasks.testing.harness import wait_until
 from robot_tasks_interfaces.msg import ObjectStateArray
@@ -41,11 +41,7 @@ def angle_between(a: Pose, b: Pose) -> float:
 
 def world_poses(messages) -> dict[str, Pose]:
     """Compose the transforms of these TFMessages (later ones win) from "world"."""
-    newest = {}
-    for msg in messages:
-        for t in msg.transforms:
-            newest[t.child_frame_id] = FrameTransform(
-                t.header.frame_id, t.child_frame_id, pose_of(t.transform.translation, t.transform.rotation))
+    newest = {t.child_frame_id: frame_transform(t) for msg in messages for t in msg.transforms}
     return compose_frames(newest.values(), "world")
 
 
