@@ -6,6 +6,7 @@ BIN    := $(VENV)/bin
 STAMPS := $(VENV)/.stamps
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
 IFACE_SRC := $(shell find robot_tasks_interfaces -type f -not -path '*/build/*' 2>/dev/null)
+TF2_SRC   := $(shell find tf2_msgs robot_tasks_interfaces/cmake -type f -not -path '*/build/*' 2>/dev/null)
 
 .PHONY: setup test demo bench clean
 
@@ -27,9 +28,15 @@ $(STAMPS)/interfaces: $(STAMPS)/ros $(IFACE_SRC)
 	$(PIP) ./robot_tasks_interfaces
 	@touch $@
 
-$(STAMPS)/package: setup.py $(STAMPS)/interfaces
-	@echo "==> installing robot_tasks with its sim, control and test extras"
-	$(PIP) -e '.[sim,control,groot2,test]'
+# tf2_msgs/TFMessage (for /tf, /tf_static) is not on PyPI: built from its field list.
+$(STAMPS)/tf2_msgs: $(STAMPS)/ros $(TF2_SRC)
+	@echo "==> building tf2_msgs (about 60 s the first time)"
+	$(PIP) ./tf2_msgs
+	@touch $@
+
+$(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs
+	@echo "==> installing robot_tasks with its sim, control, groot2, foxglove and test extras"
+	$(PIP) -e '.[sim,control,groot2,foxglove,test]'
 	@touch $@
 
 test: setup
@@ -41,8 +48,8 @@ demo: setup
 
 # Every benchmark prints its numbers next to a baseline measured in the same run.
 bench: setup
-	@for b in bt_tick ik perception sim_rate ros_roundtrip; do \
+	@for b in bt_tick ik perception sim_rate ros_roundtrip foxglove_bridge; do \
 	  echo "==> bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build
+	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build tf2_msgs/build

@@ -9,7 +9,8 @@ from glob import glob
 from setuptools import find_packages, setup
 
 PACKAGE = "robot_tasks"
-NODES = ["sim", "arm_server", "gripper_server", "perception_server", "tree_executor", "compliance_server"]
+NODES = ["sim", "state_publisher", "arm_server", "gripper_server", "perception_server", "tree_executor",
+         "compliance_server", "foxglove_bridge"]
 
 
 def share_tree(folder):
@@ -45,6 +46,8 @@ setup(
             "pillow",
         ],
         "control": ["pin>=4.1", "ompl>=2.0"],
+        # watching the robots in Foxglove (robot_tasks.nodes.foxglove_bridge)
+        "foxglove": ["foxglove-sdk==0.30.3"],
         # live monitoring with Groot2 (robot_tasks.bt.groot2)
         "groot2": ["pyzmq>=25", "msgpack>=1.0"],
         "test": [
@@ -54,6 +57,9 @@ setup(
             "py_trees==2.6.0",
             "pyzmq>=25",
             "msgpack>=1.0",
+            # an independent Foxglove client for the bridge's tests: protocol + CDR decoding
+            "websockets>=12",
+            "rosbags>=0.10",
         ],
     },
     zip_safe=True,

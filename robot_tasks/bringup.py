@@ -9,6 +9,7 @@ bringup:
   ros__parameters:
     namespace: ""                       # "" = the root namespace
     nodes: [sim, arm_server]            # start order; stopped in reverse
+    optional: [foxglove_bridge]         # started only when asked (`--foxglove`), after the rest
     arm_server:
       executable: arm_server            # robot_tasks.nodes.<executable> / setup.py entry point
       remappings: ["joint_states:=panda/joint_states"]
@@ -50,6 +51,7 @@ from robot_tasks.ros.dds import loopback_environment
 
 PLAN_KEY = "bringup"
 PARAMS_KEY = "ros__parameters"
+FOXGLOVE_NODE = "foxglove_bridge"       # the optional node `--foxglove` starts
 
 
 class BringupError(CommandError):
@@ -83,6 +85,16 @@ class BringupPlan:
     namespace: str
     nodes: list[NodeSpec]
     document: dict = field(default_factory=dict)
+    optional: list[NodeSpec] = field(default_factory=list)
+
+    def enable(self, name: str) -> None:
+        """Start optional node `name` too (after the others). BringupError if not optional."""
+        spec = next((s for s in self.optional if s.name == name), None)
+        if spec is None:
+            raise BringupError(f"{self.path}: no optional node '{name}' in {PLAN_KEY}.optional "
+                               f"({', '.join(s.name for s in self.optional) or 'none'})")
+        if spec not in self.nodes:
+            self.nodes.append(spec)
 
     def parameters(self, node_name: str) -> dict:
         """The `ros__parameters` of one node ({} when the file has none for it)."""
@@ -115,8 +127,14 @@ def load_plan(path: str | os.PathLike) -> BringupPlan:
         raise BringupError(f"{where}: {PLAN_KEY}.nodes must be a non-empty list of node names")
     if len(set(names)) != len(names):
         raise BringupError(f"{where}: {PLAN_KEY}.nodes names a node twice: {names}")
+    optional_names = plan.get("optional", [])
+    if not isinstance(optional_names, list) or not all(isinstance(n, str) for n in optional_names):
+        raise BringupError(f"{where}: {PLAN_KEY}.optional must be a list of node names")
+    if set(optional_names) & set(names) or len(set(optional_names)) != len(optional_names):
+        raise BringupError(f"{where}: {PLAN_KEY}.optional names a node twice or one of {PLAN_KEY}.nodes")
     nodes = [_node_spec(where, name, plan.get(name)) for name in names]
-    return BringupPlan(path.resolve(), namespace.strip("/"), nodes, document)
+    optional = [_node_spec(where, name, plan.get(name)) for name in optional_names]
+    return BringupPlan(path.resolve(), namespace.strip("/"), nodes, document, optional)
 
 
 def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
@@ -149,6 +167,17 @@ def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
             raise BringupError(f"{where}: {key}.remappings: '{rule}' is not 'from:=to'")
     return NodeSpec(name, executable, tuple(remappings), bool(entry.get("respawn", False)), float(delay),
                     bool(entry.get("required", False)))
+
+
+def foxglove_url(plan: BringupPlan) -> str:
+    """Where the bridge listens: its address and port from the file, else its defaults,
+    and the layout to import (config/<demo>.foxglove.json beside the file)."""
+    from robot_tasks.nodes.foxglove_bridge.parameters import DEFAULT_ADDRESS, DEFAULT_PORT
+
+    params = plan.parameters(FOXGLOVE_NODE)
+    url = f"ws://{params.get('address', DEFAULT_ADDRESS)}:{params.get('port', DEFAULT_PORT)}"
+    layout = plan.path.with_suffix(".foxglove.json")
+    return url + (f" (Foxglove: Open connection > Foxglove WebSocket; layout {layout})" if layout.is_file() else "")
 
 
 def _valid_name(name: str) -> bool:

@@ -21,7 +21,19 @@ REPO = Path(__file__).resolve().parents[1]
 LAUNCH_FILES = sorted((REPO / "launch").glob("*.launch.xml"))
 PAIRS = [pytest.param(launch, REPO / "config" / f"{launch.name.removesuffix('.launch.xml')}.yaml",
                       id=launch.name.removesuffix(".launch.xml")) for launch in LAUNCH_FILES]
+STACKING_LAUNCH = REPO / "launch" / "franka_stacking.launch.xml"
+STACKING_CONFIG = REPO / "config" / "franka_stacking.yaml"
+
+
+def has_foxglove(launch: Path) -> bool:
+    """Does the launch file declare the `foxglove` argument (the optional Foxglove bridge)?"""
+    return any(a.get("name") == "foxglove" for a in ElementTree.parse(launch).getroot().findall("arg"))
+
+
+PAIRS_WITH_OPTIONS = [pytest.param(*p.values, False, id=p.id) for p in PAIRS] + \
+    [pytest.param(*p.values, True, id=f"{p.id}-foxglove") for p in PAIRS if has_foxglove(p.values[0])]
 SUBSTITUTION = re.compile(r"\$\((find-pkg-share|var) ([\w]+)\)")
+EQUALS = re.compile(r"^\$\(equals (\S+) (\S+)\)$")
 
 
 def setup_py_nodes() -> list[str]:
@@ -73,12 +85,32 @@ def test_every_launch_file_has_its_config_and_every_bringup_config_its_launch_fi
             assert (REPO / "launch" / f"{config.stem}.launch.xml").is_file(), f"{config.name} has no launch file"
 
 
-def launch_description(launch: Path):
+def condition_holds(node, args: dict[str, str]) -> bool:
+    """A node's `if`/`unless`: "true"/"false" or `$(equals a b)`, after $(var) expansion."""
+    for attribute, wanted in (("if", True), ("unless", False)):
+        text = node.get(attribute)
+        if text is None:
+            continue
+        text = resolve(text, args)
+        equals = EQUALS.match(text)
+        value = equals.group(1) == equals.group(2) if equals else text.lower() in ("true", "1")
+        assert equals or text.lower() in ("true", "false", "1", "0"), f"cannot evaluate {attribute}={text!r}"
+        if value != wanted:
+            return False
+    return True
+
+
+def launch_description(launch: Path, overrides: dict[str, str] | None = None):
+    """(args, the nodes `launch` starts with these argument values)."""
     root = ElementTree.parse(launch).getroot()
     assert root.tag == "launch"
     args = {a.get("name"): a.get("default", "") for a in root.findall("arg")}
+    assert set(overrides or {}) <= set(args), "override of an undeclared <arg>"
+    args.update(overrides or {})
     nodes = []
     for node in root.findall("node"):
+        if not condition_holds(node, args):
+            continue
         nodes.append({
             "pkg": node.get("pkg"), "exec": node.get("exec"), "name": node.get("name"),
             "namespace": resolve(node.get("namespace", ""), args),
@@ -87,6 +119,8 @@ def launch_description(launch: Path):
             "respawn": node.get("respawn", "false") == "true",
             "respawn_delay": float(node.get("respawn_delay", "0.0")),
             "required": node.get("on_exit") == "shutdown",
+            "values": {p.get("name"): p.get("value") for p in node.findall("param") if p.get("name")},
+            "args": node.get("args", ""),
         })
     unknown = {el.tag for el in root} - {"arg", "node"}
     assert not unknown, f"the test does not understand launch elements {unknown}"
@@ -95,7 +129,7 @@ def launch_description(launch: Path):
 
 @pytest.mark.parametrize("launch, config", PAIRS)
 def test_every_executable_is_an_entry_point_with_a_main(launch, config):
-    _, nodes = launch_description(launch)
+    _, nodes = launch_description(launch, {"foxglove": "true"} if has_foxglove(launch) else None)
     scripts = console_scripts()
     for node in nodes:
         assert node["pkg"] == "robot_tasks"
@@ -120,10 +154,14 @@ def test_every_params_file_exists_and_is_installed(launch, config):
             assert Path(path).parent.name == "config"
 
 
-@pytest.mark.parametrize("launch, config", PAIRS)
-def test_launch_starts_exactly_what_bringup_starts(launch, config):
-    args, nodes = launch_description(launch)
+@pytest.mark.parametrize("launch, config, foxglove", PAIRS_WITH_OPTIONS)
+def test_launch_starts_exactly_what_bringup_starts(launch, config, foxglove):
+    """By default, and with the optional Foxglove bridge (foxglove:=true / --foxglove) where the
+    pair has one."""
+    args, nodes = launch_description(launch, {"foxglove": "true"} if foxglove else None)
     plan = load_plan(config)
+    if foxglove:
+        plan.enable("foxglove_bridge")
     assert [n["name"] for n in nodes] == [s.name for s in plan.nodes]
     for node, spec in zip(nodes, plan.nodes):
         assert node["exec"] == spec.executable, spec.name
@@ -142,7 +180,7 @@ def test_launch_starts_exactly_what_bringup_starts(launch, config):
 @pytest.mark.parametrize("launch, config", PAIRS)
 def test_yaml_sections_name_only_nodes_of_the_set(launch, config):
     plan = load_plan(config)
-    names = {s.name for s in plan.nodes}
+    names = {s.name for s in plan.nodes + plan.optional}
     sections = set(plan.document) - {"bringup", "/**"}
     assert sections <= names, f"parameters for nodes that are not started: {sections - names}"
     assert plan.parameters("sim")["scene"] == config.stem     # the file is named after its scene
@@ -179,3 +217,23 @@ def _broken_copy(tmp_path) -> Path:
     broken = tmp_path / "broken.yaml"
     broken.write_text("bringup:\n  nodes:\n    - name: sim\n      executable: sim\n")
     return broken
+
+
+def test_the_state_publisher_switch():
+    """state_publisher:=robot_tasks (default) runs ours; :=ros runs ROS 2's, with the same
+    frame names (prefix panda/) and the same world -> base pose as the YAML's."""
+    _, ours = launch_description(STACKING_LAUNCH)
+    assert [n["name"] for n in ours if n["exec"] == "state_publisher"] == ["state_publisher"]
+    assert not [n for n in ours if n["pkg"] != "robot_tasks"]
+    _, theirs = launch_description(STACKING_LAUNCH, {"state_publisher": "ros"})
+    assert "state_publisher" not in [n["name"] for n in theirs]
+    by_exec = {n["exec"]: n for n in theirs if n["pkg"] != "robot_tasks"}
+    assert set(by_exec) == {"robot_state_publisher", "static_transform_publisher"}
+    rsp = by_exec["robot_state_publisher"]
+    assert rsp["namespace"].strip("/") == "panda" and rsp["values"]["frame_prefix"] == "panda/"
+    params = load_plan(STACKING_CONFIG).parameters("state_publisher")
+    assert params["robots"] == ["panda"]
+    x, y, z, *quaternion = params["base_poses"]
+    static = by_exec["static_transform_publisher"]["args"].split()
+    assert static == ["--z", str(z), "--frame-id", "world", "--child-frame-id", "panda/panda_link0"]
+    assert (x, y, quaternion) == (0.0, 0.0, [0.0, 0.0, 0.0, 1.0])

@@ -3,6 +3,7 @@
     robot-tasks bringup config/franka_stacking.yaml
     robot-tasks bringup config/franka_stacking.yaml --set sim.seed=3 --set sim.real_time_factor=0
     robot-tasks bringup config/franka_stacking.yaml --dry-run     # print the commands only
+    robot-tasks bringup config/franka_stacking.yaml --foxglove    # + the Foxglove bridge
 
 The same file drives `ros2 launch robot_tasks franka_stacking.launch.xml` on a ROS 2
 install. Every node gets loopback-only DDS (robot_tasks.ros.dds; a real deployment opts out
@@ -22,6 +23,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from robot_tasks.bringup import FOXGLOVE_NODE
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("bringup", help="start the nodes of a bringup YAML (as ros2 launch would)",
@@ -31,6 +34,8 @@ def register(subparsers) -> None:
                         help="override one parameter (value read as YAML); repeatable")
     parser.add_argument("--skip", action="append", default=[], metavar="NODE",
                         help="do not start this node (e.g. to run it yourself); repeatable")
+    parser.add_argument("--foxglove", action="store_true",
+                        help=f"also start the optional {FOXGLOVE_NODE} (ws://127.0.0.1:8765 by default)")
     parser.add_argument("--domain-id", type=int, default=None,
                         help="ROS_DOMAIN_ID for all nodes (default: the environment's, else 0)")
     parser.add_argument("--dry-run", action="store_true", help="print the commands and exit")
@@ -38,12 +43,15 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from robot_tasks.bringup import (BringupError, Supervisor, check_executables, child_environment, load_plan,
-                                     node_argv, parse_set_option, with_overrides)
+    from robot_tasks.bringup import (BringupError, Supervisor, check_executables, child_environment, foxglove_url,
+                                     load_plan, node_argv, parse_set_option, with_overrides)
     from robot_tasks.ros.dds import LoopbackConfigError, deployment_dds_settings
 
     try:
         plan = load_plan(args.config)
+        if args.foxglove:
+            plan.enable(FOXGLOVE_NODE)
+            print(f"bringup: Foxglove: open {foxglove_url(plan)}", flush=True)
         unknown = set(args.skip) - {s.name for s in plan.nodes}
         if unknown:
             raise BringupError(f"--skip: no node named {', '.join(sorted(unknown))} in {plan.path}")

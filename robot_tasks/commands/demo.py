@@ -3,8 +3,9 @@
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
     robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
+    robot-tasks demo franka_stacking --foxglove               # watch it in Foxglove meanwhile
 
-Starts the sim (headless), the arm/gripper/perception servers and the tree executor
+Starts the sim (headless, or in PyBullet's window with --gui), the arm/gripper/perception servers and the tree executor
 from config/franka_stacking.yaml, runs the FrankaStacking tree, prints each phase as it
 starts, optionally disturbs the run through the sim's perturb_object service, and
 writes report.json, montage.png, tree_status.log and nodes.log into a new folder under
@@ -32,6 +33,10 @@ def register(subparsers) -> None:
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=None,
                         help="wall seconds for the run (default 900 stacking, 180 press)")
+    parser.add_argument("--gui", action="store_true",
+                        help="show the sim in PyBullet's own window (default headless; needs a display)")
+    parser.add_argument("--foxglove", action="store_true",
+                        help="also run the Foxglove bridge while the demo runs (prints the URL to open)")
     parser.add_argument("--config", type=Path, default=None, help="bringup YAML (default: the package's)")
     parser.set_defaults(func=run)
 
@@ -44,10 +49,11 @@ def run(args) -> int:
 
     if args.name == "franka_press":
         from robot_tasks.demo.franka_press import PressDemoOptions as Options, run_press_demo as run_demo
-        options = Options(out=args.out, rtf=args.rtf)
+        options = Options(out=args.out, rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
     else:
         from robot_tasks.demo.franka_stacking import DemoOptions as Options, run_demo
-        options = Options(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf)
+        options = Options(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf,
+                          foxglove=args.foxglove, gui=args.gui)
     if args.timeout is not None:
         options.timeout = args.timeout
     if args.config is not None:

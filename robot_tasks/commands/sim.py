@@ -3,6 +3,7 @@
     robot-tasks sim --scene franka_stacking --seed 3 --snapshot out.png   # image, then exit
     robot-tasks sim --scene franka_stacking --rtf 1.0                     # the ROS sim node
     robot-tasks sim --scene ur10_palletizing --rtf 0 -p camera_rate:=0    # any node parameter
+    robot-tasks sim --scene franka_pyramid --gui                          # in PyBullet's window
 
 Without --snapshot this starts the sim node (`robot_tasks.nodes.sim.main`) and hands it
 the options as ROS parameters: `--ros-args -p scene:=S -p seed:=N -p real_time_factor:=X`
@@ -31,6 +32,8 @@ def register(subparsers) -> None:
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME:=VALUE",
                         help="extra sim node parameter, e.g. -p camera_rate:=0 -p namespaces.panda:=arm "
                              "(repeatable)")
+    parser.add_argument("--gui", action="store_true",
+                        help="open PyBullet's own window instead of running headless (needs a display)")
     parser.add_argument("--snapshot", metavar="OUT.png",
                         help="render the scene to this PNG and exit (no ROS needed)")
     parser.add_argument("--settle", type=float, default=0.5,
@@ -61,6 +64,8 @@ def run(args) -> int:
     node_main = importlib.import_module(NODE_MODULE).main
     ros_args = ["--ros-args", "-p", f"scene:={args.scene}", "-p", f"seed:={args.seed}",
                 "-p", f"real_time_factor:={float(args.rtf)}"]
+    if args.gui:
+        ros_args += ["-p", "gui:=true"]
     for param in args.param:
         ros_args += ["-p", param]
     return int(node_main(ros_args) or 0)

@@ -11,6 +11,7 @@ joint paths and timed trajectories.
 - collision.CollisionChecker    self + box-obstacle collision checks (coal)
 - planning.plan_joint_path      OMPL RRT-Connect in joint space
 - robot_models                  where the Panda and UR10 URDFs live
+- frame_tree.FrameTree          parent -> child link transforms of a URDF (what /tf carries)
 - compliance                    torque-level controllers: joint impedance, operational space,
                                 hybrid force/motion (M, g, J, J̇ from the URDF); import it as
                                 `robot_tasks.control.compliance`

@@ -53,6 +53,8 @@ class PressDemoOptions:
     timeout: float = 180.0            # wall s for the whole run
     startup_timeout: float = 120.0    # wall s for the executor to come up
     config: Path = DEFAULT_CONFIG
+    foxglove: bool = False            # also run the optional Foxglove bridge
+    gui: bool = False                 # the sim in PyBullet's window instead of headless
 
 
 @dataclass
@@ -207,7 +209,7 @@ def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print
     from robot_tasks.sim.scenes.franka_press import wall_frame
 
     run = prepare_run(options.config, options.out, f"franka_press_{run_stamp()}",
-                      {"sim": {"real_time_factor": options.rtf}})
+                      {"sim": {"real_time_factor": options.rtf}}, foxglove=options.foxglove, gui=options.gui)
     run_dir = run.folder
     record = PressRecord()
     report = {"scene": "franka_press", "tree": TREE_ID, "real_time_factor": options.rtf,

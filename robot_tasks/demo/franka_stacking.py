@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.montage import image_from_message_fields, write_montage
 from robot_tasks.demo.report import judge_stack, write_report
@@ -50,6 +51,8 @@ class DemoOptions:
     startup_timeout: float = 120.0     # wall s for the executor to come up
     stall_timeout: float = 60.0        # wall s without any node status change: no progress, give up
     config: Path = DEFAULT_CONFIG
+    foxglove: bool = False             # also run the optional Foxglove bridge
+    gui: bool = False                  # the sim in PyBullet's window instead of headless
 
 
 @dataclass
@@ -157,13 +160,16 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     """Run one demo episode; return 0 when the stack is complete and correct, else 1."""
     run = prepare_run(options.config, options.out,
                       f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
-                      {"sim": {"seed": options.seed, "real_time_factor": options.rtf}})
+                      {"sim": {"seed": options.seed, "real_time_factor": options.rtf}},
+                      foxglove=options.foxglove, gui=options.gui)
     run_dir = run.folder
     rule = DisturbanceRule(options.disturb) if options.disturb else None
     state = RunState()
     report = {"scene": "franka_stacking", "tree": TREE_ID, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
+    if options.foxglove:
+        say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
     wall_start = time.monotonic()
     result = run_with_nodes(
         run, report, lambda status_log: RunWatcher(state, status_log),

@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import Supervisor, check_executables, child_environment, load_plan, with_overrides
+from robot_tasks.bringup import (FOXGLOVE_NODE, Supervisor, check_executables, child_environment, load_plan,
+                                 with_overrides)
 
 
 @dataclass(frozen=True)
@@ -34,11 +35,17 @@ def run_stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
 
 
-def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict) -> DemoRun:
+def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict, foxglove: bool = False,
+                gui: bool = False) -> DemoRun:
+    """`foxglove`: also run the optional Foxglove bridge; `gui`: the sim in PyBullet's window."""
     from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
 
     plan = load_plan(config)
+    if foxglove:
+        plan.enable(FOXGLOVE_NODE)
     check_executables(plan)
+    if gui:
+        overrides = {**overrides, "sim": {**overrides.get("sim", {}), "gui": True}}
     folder = Path(out) / folder_name
     folder.mkdir(parents=True, exist_ok=True)
     # every run folder gets a .btlog of the run: Groot2 replays the episode from it

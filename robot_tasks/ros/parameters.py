@@ -62,7 +62,10 @@ def declare(node, name: str, default: Any, description: str = "", *,
 
 
 def _template(kind: type | None, default):
-    """A stand-in default of the declared kind, so that `_Rule.check` knows the type."""
+    """A stand-in default of the declared kind, so that `_Rule.check` knows the type.
+    A list default ([]) with kind=str is a list of strings, not a string."""
+    if isinstance(default, list):
+        return [""] if kind is str else [0.0]
     if kind is float:
         return 0.0
     if kind is int:

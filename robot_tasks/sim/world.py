@@ -1,4 +1,4 @@
-"""The World: one PyBullet DIRECT client, a fixed time step, and everything in it.
+"""The World: one PyBullet client (DIRECT, or GUI to watch), a fixed time step, and everything in it.
 
     with World(scene="franka_stacking", seed=3) as world:
         panda = world.robot("panda")
@@ -19,6 +19,10 @@ gets enough sub-steps automatically. The defaults (1/240 s, one sub-step, no hoo
 behaviour every existing scene was tuned with.  Nothing here sleeps or
 reads the wall clock, so a caller can run the world at any speed; a ROS node just calls
 `step()` in its own loop and reads `time`, `robot(..).joint_states()` and cameras.
+
+`World(..., gui=True)` opens PyBullet's own window (an X display is needed) instead of
+the headless DIRECT client. Nothing else changes: the physics is the same, and the
+cameras render with the TinyRenderer in both modes, so their images are the same too.
 """
 from __future__ import annotations
 
@@ -31,11 +35,27 @@ from robot_tasks.sim.errors import SimError, UnknownName
 from robot_tasks.sim.objects import ObjectState, SimObject, read_state
 
 
+GUI_VIEW = dict(cameraDistance=1.9, cameraYaw=50.0, cameraPitch=-32.0)   # where the window looks from
+
+
+def connect_gui() -> int:
+    """A PyBullet GUI client; SimError (not a crash) when there is no X display."""
+    import os
+
+    if not os.environ.get("DISPLAY"):
+        raise SimError("gui: no X display (DISPLAY is not set); run headless, or under xvfb-run to test")
+    client = p.connect(p.GUI)
+    if client < 0:
+        raise SimError(f"gui: PyBullet could not open its window on DISPLAY={os.environ['DISPLAY']}")
+    p.configureDebugVisualizer(p.COV_ENABLE_GUI, 0, physicsClientId=client)   # no side panels
+    return client
+
+
 class World:
     """A deterministic physics world.  Same scene + seed + commands give the same states."""
 
     def __init__(self, scene: str | None = None, seed: int = 0, time_step: float = 1.0 / 240.0,
-                 gravity: float = -9.81, physics_substeps: int = 1, **scene_options):
+                 gravity: float = -9.81, physics_substeps: int = 1, gui: bool = False, **scene_options):
         if int(physics_substeps) < 1 or int(physics_substeps) != physics_substeps:
             raise SimError(f"physics_substeps must be a whole number >= 1, got {physics_substeps}")
         self.time_step = float(time_step)
@@ -45,7 +65,8 @@ class World:
         self.physics_substeps = int(physics_substeps)
         self.physics_time_step = self.time_step / self.physics_substeps
         self.gravity = float(gravity)
-        self.client = p.connect(p.DIRECT)
+        self.gui = bool(gui)
+        self.client = connect_gui() if self.gui else p.connect(p.DIRECT)
         self.scene_name = scene
         self.scene_options = dict(scene_options)
         self._setup(seed)
@@ -74,9 +95,20 @@ class World:
         self.landmarks: dict[str, tuple] = {}       # named fixed poses (pallet slots ...)
         self.conveyor = None
         self._body_to_object: dict[int, SimObject] = {}
+        if self.gui:     # drawing every body as it loads makes building ~30x slower
+            p.configureDebugVisualizer(p.COV_ENABLE_RENDERING, 0, physicsClientId=cid)
         if self.scene_name is not None:
             from robot_tasks.sim.scenes import build_scene   # scenes import World: import late
             build_scene(self, self.scene_name, **self.scene_options)
+        if self.gui:
+            self._aim_gui_view()
+            p.configureDebugVisualizer(p.COV_ENABLE_RENDERING, 1, physicsClientId=cid)
+
+    def _aim_gui_view(self) -> None:
+        """Point the window at what the scene camera looks at (else the origin)."""
+        camera = self.cameras.get("scene")
+        target = [float(v) for v in camera.target] if camera is not None else [0.0, 0.0, 0.5]
+        p.resetDebugVisualizerCamera(cameraTargetPosition=target, physicsClientId=self.client, **GUI_VIEW)
 
     def reset(self, seed: int | None = None) -> None:
         """Rebuild the scene from scratch with `seed` (default: the current seed)."""

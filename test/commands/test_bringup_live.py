@@ -1,9 +1,14 @@
-"""`robot-tasks bringup` with real processes over loopback DDS, and config/franka.rviz
+"""`robot-tasks bringup` with real processes over loopback DDS, and the demo's rviz2
+config (config/franka_stacking.rviz) and Foxglove layout (config/franka_stacking.foxglove.json)
 checked against the live ROS graph.
 
-Only the sim is started here (the servers are tested by their own suites): enough to
-see prefixed output, a clean Ctrl-C shutdown with nothing left behind, a dying node
-taking the others down, and every rviz topic published with a QoS rviz can receive.
+Mostly only the sim is started here (the servers are tested by their own suites):
+enough to see prefixed output, a clean Ctrl-C shutdown with nothing left behind and a
+dying node taking the others down. For the viewers the nodes that feed them run
+(sim, state_publisher, perception_server, tree_executor): every topic the rviz2
+config and the Foxglove layout name is published, for rviz2 with a
+QoS rviz2 can receive, and every frame it needs (the fixed frame, the RobotModel's
+links under its TF Prefix, the frame_id of every image and marker) is on /tf.
 """
 from __future__ import annotations
 
@@ -23,9 +28,11 @@ from robot_tasks.testing.harness import (RosTestNode, fastdds_segments,
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
 CONFIG = REPO / "config" / "franka_stacking.yaml"
-RVIZ = REPO / "config" / "franka.rviz"
+RVIZ = REPO / "config" / "franka_stacking.rviz"
 ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perception_server",
-            "--skip", "tree_executor"]
+            "--skip", "tree_executor", "--skip", "state_publisher"]
+WHAT_VIEWERS_NEED = ["--skip", "arm_server", "--skip", "gripper_server"]
+FOXGLOVE_LAYOUT = REPO / "config" / "franka_stacking.foxglove.json"
 
 
 # This module's own domain (overrides the session one); `launcher` stays test/conftest.py's.
@@ -69,24 +76,110 @@ def rviz_topics():
     return found
 
 
-def test_rviz_config_shows_robot_markers_and_camera():
-    classes = {c for c, *_ in rviz_topics()}
-    assert classes == {"rviz_default_plugins/RobotModel", "rviz_default_plugins/MarkerArray",
-                       "rviz_default_plugins/Image"}
+def foxglove_layout_topics() -> set[str]:
+    """Every topic the Foxglove layout's panels name (3D topics, image, plots, raw messages)."""
+    import json
+
+    topics = set()
+    for panel in json.loads(FOXGLOVE_LAYOUT.read_text())["configById"].values():
+        topics |= set(panel.get("topics", {}))
+        topics |= {layer["topic"] for layer in panel.get("layers", {}).values() if "topic" in layer}
+        topics |= {v for k, v in panel.get("imageMode", {}).items() if k.endswith("Topic")}
+        topics |= {path["value"].split(".", 1)[0] for path in panel.get("paths", [])}
+        if "topicPath" in panel:
+            topics.add(panel["topicPath"].split(".", 1)[0])
+    return topics
+
+
+def rviz_displays() -> list[dict]:
+    return yaml.safe_load(RVIZ.read_text())["Visualization Manager"]["Displays"]
+
+
+def test_rviz_config_shows_tf_robot_markers_detections_and_camera():
+    classes = sorted(d["Class"] for d in rviz_displays())
+    assert classes == ["rviz_default_plugins/Grid", "rviz_default_plugins/Image",
+                       "rviz_default_plugins/MarkerArray", "rviz_default_plugins/MarkerArray",
+                       "rviz_default_plugins/RobotModel", "rviz_default_plugins/TF"]
+    assert {t for _, t, *_ in rviz_topics()} == {"/panda/robot_description", "/object_markers",
+                                                   "/detection_markers", "/camera/image_raw"}
     assert yaml.safe_load(RVIZ.read_text())["Visualization Manager"]["Global Options"]["Fixed Frame"] == "world"
 
 
-def test_bringup_runs_the_sim_publishes_rviz_topics_and_stops_cleanly_on_ctrl_c(ros_env, launcher):
+def test_every_demo_bringup_has_an_rviz_config():
+    for bringup in REPO.glob("config/*.yaml"):
+        if "bringup" in (yaml.safe_load(bringup.read_text()) or {}):
+            assert bringup.with_suffix(".rviz").is_file(), f"{bringup.name} has no rviz2 config beside it"
+
+
+def assert_rviz_qos_can_receive(probe, display, topic, reliability, durability) -> None:
+    probe.wait_for_publisher(topic, timeout=60.0)
+    for info in probe.node.get_publishers_info_by_topic(topic):
+        qos = info.qos_profile
+        if reliability == "Reliable":
+            assert qos.reliability.name == "RELIABLE", f"{display} {topic}: publisher is best effort"
+        if durability == "Transient Local":
+            assert qos.durability.name == "TRANSIENT_LOCAL", f"{display} {topic}: not latched"
+
+
+def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_published(ros_env, launcher):
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import Image
+    from std_msgs.msg import String
+    from tf2_msgs.msg import TFMessage
+    from visualization_msgs.msg import MarkerArray
+
+    from robot_tasks.control.frame_tree import FrameTransform, FrameTree, compose_frames
+    from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
+
+    launcher.start(bringup_argv(*WHAT_VIEWERS_NEED, "--set", "sim.camera_rate=2.0"), name="bringup")
+    latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+    kinds = {"rviz_default_plugins/RobotModel": String, "rviz_default_plugins/MarkerArray": MarkerArray,
+             "rviz_default_plugins/Image": Image}
+    with RosTestNode("rviz_probe", ros_env, launcher=launcher) as probe:
+        received: dict[str, list] = {}
+        transforms: dict[str, FrameTransform] = {}
+
+        def on_tf(msg):
+            transforms.update({t.child_frame_id: frame_transform(t) for t in msg.transforms})
+
+        probe.node.create_subscription(TFMessage, "/tf", on_tf, 100)
+        probe.node.create_subscription(TFMessage, "/tf_static", on_tf, latched)
+        for display, topic, reliability, durability in rviz_topics():
+            assert_rviz_qos_can_receive(probe, display, topic, reliability, durability)
+            qos = latched if durability == "Transient Local" else 10
+            probe.node.create_subscription(kinds[display], topic,
+                                           lambda m, t=topic: received.setdefault(t, []).append(m), qos)
+        probe.wait_for(lambda: all(received.get(t) for _, t, *_ in rviz_topics()),
+                       "a message on every topic of the rviz config", 90.0)
+
+        # the frames: fixed frame, RobotModel links under its prefix, every message's frame_id
+        needed = {"world"}
+        for display in rviz_displays():
+            if display["Class"] == "rviz_default_plugins/RobotModel":
+                urdf = received[display["Description Topic"]["Value"]][-1].data
+                prefix = display["TF Prefix"] + "/" if display["TF Prefix"] else ""
+                needed |= {prefix + link for link in FrameTree.from_urdf_string(urdf).links}
+        for topic, messages in received.items():
+            msg = messages[-1]
+            headers = [m.header for m in msg.markers] if isinstance(msg, MarkerArray) else \
+                [msg.header] if hasattr(msg, "header") else []
+            needed |= {h.frame_id for h in headers}
+        probe.wait_for(lambda: needed <= set(compose_frames(list(transforms.values()), "world")),
+                       f"every frame of {sorted(needed)} reachable from world on /tf", 30.0)
+
+        layout_topics = foxglove_layout_topics()
+        assert {"/panda/joint_states", "/camera/image_raw", "/tree_status", "/tf",
+                "/panda/robot_description"} <= layout_topics
+        for topic in sorted(layout_topics):
+            probe.wait_for_publisher(topic, timeout=30.0)
+
+
+def test_bringup_runs_the_sim_and_stops_cleanly_on_ctrl_c(ros_env, launcher):
     proc = launcher.start(bringup_argv(*ONLY_SIM, "--set", "sim.camera_rate=2.0"), name="bringup")
     with RosTestNode("bringup_probe", ros_env, launcher=launcher) as probe:
         for display, topic, reliability, durability in rviz_topics():
-            probe.wait_for_publisher(topic, timeout=60.0)
-            for info in probe.node.get_publishers_info_by_topic(topic):
-                qos = info.qos_profile
-                if reliability == "Reliable":
-                    assert qos.reliability.name == "RELIABLE", f"{display} {topic}: publisher is best effort"
-                if durability == "Transient Local":
-                    assert qos.durability.name == "TRANSIENT_LOCAL", f"{display} {topic}: not latched"
+            if topic != "/detection_markers":           # the perception_server's, not started here
+                assert_rviz_qos_can_receive(probe, display, topic, reliability, durability)
         kids = children_of(proc.pid)
         assert len(kids) == 1, f"bringup should run exactly the sim, runs {kids}"
         kid_segments = fastdds_segments_of(kids[0])
@@ -108,12 +201,12 @@ def test_a_node_that_dies_stops_the_others_and_bringup_exits_1(ros_env, launcher
     assert proc.popen.returncode == 1, log[-2000:]
     assert "bringup: node 'sim' exited with code 2; stopping the others" in log
     assert "unknown scene 'no_such_scene'" in log
-    assert "bringup: stopped (sim=2, tree_executor=" in log
+    assert "bringup: stopped (sim=2, state_publisher=0, tree_executor=" in log
 
 
 def test_a_respawning_node_comes_back_after_it_exits(ros_env, launcher):
     """perception_server has `respawn: true, respawn_delay: 2.0` in the file (launch: respawn=...)."""
-    only_perception = [a for name in ("sim", "arm_server", "gripper_server", "tree_executor")
+    only_perception = [a for name in ("sim", "state_publisher", "arm_server", "gripper_server", "tree_executor")
                        for a in ("--skip", name)]
     proc = launcher.start(bringup_argv(*only_perception), name="bringup_respawn")
     wait_until(lambda: len(children_of(proc.pid)) == 1 and "perception_server" in proc.log_path.read_text(),

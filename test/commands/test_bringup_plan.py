@@ -21,9 +21,10 @@ def write(tmp_path, text: str) -> Path:
 
 def test_franka_stacking_plan():
     plan = load_plan(CONFIG)
-    assert [s.name for s in plan.nodes] == ["sim", "arm_server", "gripper_server", "perception_server",
-                                            "tree_executor"]
-    arm = plan.nodes[1]
+    assert [s.name for s in plan.nodes] == ["sim", "state_publisher", "arm_server", "gripper_server",
+                                            "perception_server", "tree_executor"]
+    assert [s.name for s in plan.optional] == ["foxglove_bridge"]
+    arm = plan.nodes[2]
     assert arm.executable == "arm_server" and ("joint_states", "panda/joint_states") in arm.remap_pairs()
     assert plan.namespace == ""
     check_executables(plan)
@@ -57,6 +58,9 @@ def test_argv_has_node_name_namespace_params_and_remaps(tmp_path):
     ("bringup: {ros__parameters: {nodes: [a], a: {executable: sim, respawn_delay: -1}}}", r"respawn_delay must be seconds"),
     ("bringup: {ros__parameters: {nodes: [a], a: {executable: sim, respawn: true, required: true}}}",
      "cannot be both respawn and required"),
+    ("bringup: {ros__parameters: {nodes: [a], optional: [a], a: {executable: sim}}}", "optional names a node"),
+    ("bringup: {ros__parameters: {nodes: [a], optional: b, a: {executable: sim}}}", "optional must be a list"),
+    ("bringup: {ros__parameters: {nodes: [a], optional: [b], a: {executable: sim}}}", "bringup.b needs"),
     ("[1, 2]", "expected a mapping"),
     ("bringup: {ros__parameters: {nodes: [a}", "not valid YAML"),
 ])
@@ -117,9 +121,23 @@ def test_cli_dry_run_prints_one_command_per_node(capsys):
     assert main(["bringup", str(CONFIG), "--dry-run", "--skip", "perception_server", "--set", "sim.seed=5"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert [line.split()[2] for line in lines] == [
-        "robot_tasks.nodes.sim", "robot_tasks.nodes.arm_server", "robot_tasks.nodes.gripper_server",
-        "robot_tasks.nodes.tree_executor"]
+        "robot_tasks.nodes.sim", "robot_tasks.nodes.state_publisher", "robot_tasks.nodes.arm_server",
+        "robot_tasks.nodes.gripper_server", "robot_tasks.nodes.tree_executor"]
     assert all("--params-file" in line and str(CONFIG) not in line for line in lines)  # the overridden copy
+
+
+def test_optional_nodes_start_only_when_asked(capsys):
+    from robot_tasks.cli import main
+
+    assert main(["bringup", str(CONFIG), "--dry-run"]) == 0
+    assert "foxglove_bridge" not in capsys.readouterr().out
+    assert main(["bringup", str(CONFIG), "--dry-run", "--foxglove"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("bringup: Foxglove: open ws://127.0.0.1:8765")
+    assert out[-1].split()[2] == "robot_tasks.nodes.foxglove_bridge"           # started last
+    plan = load_plan(CONFIG)
+    with pytest.raises(BringupError, match="no optional node 'sim'"):
+        plan.enable("sim")
 
 
 def test_cli_errors_exit_2_with_a_message(capsys, tmp_path):

@@ -31,13 +31,14 @@ def make_node(context, **overrides):
 
 
 def test_defaults_and_given_values_come_back_typed(context):
-    node = make_node(context, rate=240, names=["a", "b"], flag=False)
+    node = make_node(context, rate=240, names=["a", "b"], flag=False, topics=["/tf", "/clock"])
     assert declare(node, "rate", 100.0, "Hz", minimum=0, open_minimum=True) == 240.0   # int accepted
     assert isinstance(declare(node, "rate2", 100.0), float)
     assert declare(node, "names", [""], "joints") == ["a", "b"]
     assert declare(node, "flag", True) is False
     assert declare(node, "count", 8, minimum=0) == 8
     assert declare(node, "dirs", [], kind=str) == []
+    assert declare(node, "topics", [], kind=str) == ["/tf", "/clock"]     # an empty default, then set
     assert declare(node, "height", None, kind=float) is None
     node.destroy_node()
 

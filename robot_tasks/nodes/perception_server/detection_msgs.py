@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Sequence
 
+from visualization_msgs.msg import Marker, MarkerArray
+
 from robot_tasks_interfaces.msg import DetectedObject, DetectedObjectArray
+
+MARKER_NAMESPACE = "detections"
+MARKER_RGBA = (1.0, 0.85, 0.1, 0.5)     # translucent yellow boxes over the sim's own markers
 
 
 def keep(detections: Iterable, labels: Sequence[str] = (), min_confidence: float = 0.0) -> list:
@@ -61,3 +66,18 @@ def detection_array(detections: Sequence, stamp_ns: int, frame_id: str) -> Detec
     msg.header.frame_id = frame_id
     set_stamp_ns(msg.header.stamp, stamp_ns)
     return msg
+
+
+def detection_markers(array: DetectedObjectArray) -> MarkerArray:
+    """The detections as rviz2 boxes: clear the last frame's, then one box per object
+    (its pose and size; the id as text), so objects no longer seen disappear."""
+    clear = Marker(ns=MARKER_NAMESPACE, action=Marker.DELETEALL)
+    clear.header = array.header
+    markers = [clear]
+    for k, obj in enumerate(array.objects):
+        m = Marker(ns=MARKER_NAMESPACE, id=k, type=Marker.CUBE, action=Marker.ADD, pose=obj.pose, text=obj.id)
+        m.header = array.header
+        m.scale.x, m.scale.y, m.scale.z = (max(v, 1e-3) for v in (obj.size.x, obj.size.y, obj.size.z))
+        m.color.r, m.color.g, m.color.b, m.color.a = MARKER_RGBA
+        markers.append(m)
+    return MarkerArray(markers=markers)

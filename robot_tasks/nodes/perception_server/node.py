@@ -23,10 +23,12 @@ from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import CameraInfo, Image
+from visualization_msgs.msg import MarkerArray
 
 from robot_tasks.perception import Detector
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
-from robot_tasks.nodes.perception_server.detection_msgs import detected_objects, detection_array, keep, set_stamp_ns
+from robot_tasks.nodes.perception_server.detection_msgs import (detected_objects, detection_array, detection_markers,
+                                                               keep, set_stamp_ns)
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, detect_snapshot
 from robot_tasks.nodes.perception_server.goal_check import goal_problem
 from robot_tasks.nodes.perception_server.goal_runner import CancelToken, GoalOutcome, GoalRequest, run_goal
@@ -37,6 +39,7 @@ from robot_tasks_interfaces.action import DetectObjects
 from robot_tasks_interfaces.msg import DetectedObjectArray
 
 Result = DetectObjects.Result
+DETECTION_MARKERS_TOPIC = "detection_markers"   # the stream as visualization_msgs/MarkerArray
 # Keep only the newest frames: an old frame is worth nothing to perception. Reliable by
 # default: measured here, best-effort readers got 1 of 20 rgb/depth images of 320x240 over
 # loopback (large samples lose UDP fragments). Drivers that publish best effort need
@@ -81,6 +84,7 @@ class PerceptionServer(Node):
         self.stream_stats = {"published": 0, "skipped_busy": 0, "skipped_unwatched": 0}
         if cfg.stream_rate > 0:
             self._stream_pub = self.create_publisher(DetectedObjectArray, cfg.detections_topic, 10)
+            self._markers_pub = self.create_publisher(MarkerArray, DETECTION_MARKERS_TOPIC, 10)   # for rviz2
             # Wall-clock timer: the stream's CPU cost stays bounded at any sim speed.
             self.create_timer(1.0 / cfg.stream_rate, self._stream_tick,
                               clock=Clock(clock_type=ClockType.STEADY_TIME))
@@ -152,7 +156,7 @@ class PerceptionServer(Node):
 
     # --- detections stream ----------------------------------------------------------------
     def _stream_tick(self) -> None:
-        if self._stream_pub.get_subscription_count() == 0:
+        if not (self._stream_pub.get_subscription_count() or self._markers_pub.get_subscription_count()):
             self.stream_stats["skipped_unwatched"] += 1   # nobody listens: detect nothing
             return
         snap = self.feed.snapshot()
@@ -175,7 +179,9 @@ class PerceptionServer(Node):
             self.get_logger().error(f"streaming detection failed: {err}", throttle_duration_sec=5.0)
             return
         found = keep(frame.detections, (), self.cfg.min_confidence)
-        self._stream_pub.publish(detection_array(found, frame.stamp_ns, self.cfg.world_frame))
+        array = detection_array(found, frame.stamp_ns, self.cfg.world_frame)
+        self._stream_pub.publish(array)
+        self._markers_pub.publish(detection_markers(array))
         self.stream_stats["published"] += 1
 
     # --- shutdown --------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 | stream_rate        | 2.0                     | Hz of the detections topic; 0 = off                |
 | min_confidence     | 0.0                     | confidence floor of the *streamed* detections      |
 | detections_topic   | detections              | robot_tasks_interfaces/DetectedObjectArray         |
+|                    |                         | (and `detection_markers`, the same as rviz2 boxes) |
 | action_name        | detect_objects          | robot_tasks_interfaces/action/DetectObjects        |
 | default_timeout    | 5.0                     | s a goal with timeout 0 waits for a frame + result |
 | sync_tolerance     | 0.01                    | s between rgb and depth stamps of one pair          |

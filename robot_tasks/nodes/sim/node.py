@@ -41,7 +41,7 @@ class SimNode(Node):
             self.set_parameters([Parameter("use_sim_time", Parameter.Type.BOOL, False)])
         self.params = declare_sim_params(self, scene_names())
         prm = self.params
-        self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate)
+        self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui)
         try:
             self._wire()
         except Exception:

@@ -12,6 +12,7 @@
 | camera_width/height| 320/240 | image size in pixels                                           |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
+| gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
 
 Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
 forced false: this node is the clock source.
@@ -36,6 +37,8 @@ class SimParams:
     camera_width: int
     camera_height: int
     object_rate: float
+    gui: bool
+
 
 
 def declare_sim_params(node, known_scenes) -> SimParams:
@@ -63,6 +66,7 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_width=pixels("camera_width", 320),
         camera_height=pixels("camera_height", 240),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
+        gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
     )
 
 

@@ -180,3 +180,18 @@ def test_goal_problem(labels, conf, timeout, problem):
         assert found is None
     else:
         assert found is not None and found.startswith(problem.split(":")[0]) and problem in found
+
+
+def test_detection_markers_clear_the_last_frame_then_draw_each_box():
+    from visualization_msgs.msg import Marker
+
+    from robot_tasks.nodes.perception_server.detection_msgs import detection_markers
+
+    array = detection_array([detection("red_cube", 0.4), detection("bin", 0.3)], 12_500_000_000, "world")
+    clear, red, bin_ = detection_markers(array).markers
+    assert clear.action == Marker.DELETEALL and clear.header.frame_id == "world"
+    assert [m.text for m in (red, bin_)] == ["red_cube", "bin"] and red.id != bin_.id
+    assert (red.header.stamp.sec, red.header.stamp.nanosec) == (12, 500_000_000)
+    assert (bin_.scale.x, bin_.scale.y, bin_.scale.z) == (0.05, 0.05, 0.05)
+    assert bin_.pose.position.x == 0.3 and bin_.pose.orientation.w == 0.92387953
+    assert red.type == Marker.CUBE and 0 < red.color.a < 1
