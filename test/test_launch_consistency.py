@@ -1,4 +1,5 @@
-"""launch/franka_stacking.launch.xml and config/franka_stacking.yaml describe the same node set.
+"""Each launch/<cell>.launch.xml and config/<cell>.yaml describe the same node set
+(franka_stacking, ur10_palletizing).
 
 `ros2 launch` is not installable here, so the launch file is checked statically: every
 executable it names is a console script of setup.py (and a module with main()), every
@@ -18,8 +19,7 @@ from defusedxml import ElementTree
 from robot_tasks.bringup import load_plan, node_argv
 
 REPO = Path(__file__).resolve().parents[1]
-LAUNCH = REPO / "launch" / "franka_stacking.launch.xml"
-CONFIG = REPO / "config" / "franka_stacking.yaml"
+CELLS = ("franka_stacking", "ur10_palletizing")     # each: launch/<cell>.launch.xml, config/<cell>.yaml, scene <cell>
 SUBSTITUTION = re.compile(r"\$\((find-pkg-share|var) ([\w]+)\)")
 
 
@@ -63,8 +63,8 @@ def resolve(text: str, args: dict[str, str]) -> str:
     return SUBSTITUTION.sub(one, text)
 
 
-def launch_description():
-    root = ElementTree.parse(LAUNCH).getroot()
+def launch_description(cell: str):
+    root = ElementTree.parse(REPO / "launch" / f"{cell}.launch.xml").getroot()
     assert root.tag == "launch"
     args = {a.get("name"): a.get("default", "") for a in root.findall("arg")}
     nodes = []
@@ -80,8 +80,9 @@ def launch_description():
     return args, nodes
 
 
-def test_every_executable_is_an_entry_point_with_a_main():
-    _, nodes = launch_description()
+@pytest.mark.parametrize("cell", CELLS)
+def test_every_executable_is_an_entry_point_with_a_main(cell):
+    _, nodes = launch_description(cell)
     scripts = console_scripts()
     for node in nodes:
         assert node["pkg"] == "robot_tasks"
@@ -93,8 +94,9 @@ def test_every_executable_is_an_entry_point_with_a_main():
         assert (package / "__main__.py").is_file(), f"python -m {package.name} would not start"
 
 
-def test_every_params_file_exists_and_is_installed():
-    _, nodes = launch_description()
+@pytest.mark.parametrize("cell", CELLS)
+def test_every_params_file_exists_and_is_installed(cell):
+    _, nodes = launch_description(cell)
     setup = (REPO / "setup.py").read_text()
     for folder in ("config", "launch"):   # installed to share/robot_tasks/<folder> by a share helper
         assert re.search(rf'share\w*\(\s*"{folder}"', setup), f"setup.py does not install {folder}/"
@@ -105,9 +107,10 @@ def test_every_params_file_exists_and_is_installed():
             assert Path(path).parent.name == "config"
 
 
-def test_launch_starts_exactly_what_bringup_starts():
-    args, nodes = launch_description()
-    plan = load_plan(CONFIG)
+@pytest.mark.parametrize("cell", CELLS)
+def test_launch_starts_exactly_what_bringup_starts(cell):
+    args, nodes = launch_description(cell)
+    plan = load_plan(REPO / "config" / f"{cell}.yaml")
     assert [n["name"] for n in nodes] == [s.name for s in plan.nodes]
     for node, spec in zip(nodes, plan.nodes):
         assert node["exec"] == spec.executable, spec.name
@@ -120,16 +123,18 @@ def test_launch_starts_exactly_what_bringup_starts():
         assert [argv[i + 1] for i, a in enumerate(argv) if a == "-r"][1:] == list(spec.remappings)
 
 
-def test_yaml_sections_name_only_nodes_of_the_set():
-    plan = load_plan(CONFIG)
+@pytest.mark.parametrize("cell", CELLS)
+def test_yaml_sections_name_only_nodes_of_the_set(cell):
+    plan = load_plan(REPO / "config" / f"{cell}.yaml")
     names = {s.name for s in plan.nodes}
     sections = set(plan.document) - {"bringup", "/**"}
     assert sections <= names, f"parameters for nodes that are not started: {sections - names}"
     assert plan.parameters("tree_executor")["plugins"] == ["robot_tasks.tasks"]
-    assert plan.parameters("sim")["scene"] == "franka_stacking"
+    assert plan.parameters("sim")["scene"] == cell
 
 
-def test_rcl_parses_the_yaml_as_a_params_file(tmp_path):
+@pytest.mark.parametrize("cell", CELLS)
+def test_rcl_parses_the_yaml_as_a_params_file(cell, tmp_path):
     """What `ros2 launch` / `--params-file` would do with it (no node is created)."""
     from robot_tasks.ros.dds import configure_loopback_dds, pick_free_domain_id
 
@@ -138,7 +143,7 @@ def test_rcl_parses_the_yaml_as_a_params_file(tmp_path):
     from rclpy.context import Context
     from rclpy.signals import SignalHandlerOptions
 
-    for path, ok in ((CONFIG, True), (_broken_copy(tmp_path), False)):
+    for path, ok in ((REPO / "config" / f"{cell}.yaml", True), (_broken_copy(tmp_path), False)):
         context = Context()
         try:
             if ok:

@@ -1,14 +1,15 @@
-"""`robot-tasks demo franka_stacking`: the whole chain, end to end, with a run folder.
+"""`robot-tasks demo <task>`: the whole chain, end to end, with a run folder.
 
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
+    robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot
 
 Starts the sim (headless), the arm/gripper/perception servers and the tree executor
-from config/franka_stacking.yaml, runs the FrankaStacking tree, prints each phase as it
-starts, optionally disturbs the run through the sim's perturb_object service, and
-writes report.json, montage.png, tree_status.log and nodes.log into a new folder under
---out. Exit code 0 when all four cubes end stacked in order (graded on the sim's ground
-truth), 1 otherwise, 2 on bad arguments.
+from config/<task>.yaml, runs the task's tree, prints each phase as it starts,
+optionally disturbs the run through the sim's perturb_object service, and writes
+report.json, montage.png, tree_status.log and nodes.log into a new folder under --out.
+Exit code 0 when the result is correct (graded on the sim's ground truth: all four cubes
+stacked in order; nine bins upright, one per slot), 1 otherwise, 2 on bad arguments.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking",)
+DEMOS = ("franka_stacking", "ur10_palletizing")
+DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot")}
 
 
 def register(subparsers) -> None:
@@ -25,8 +27,9 @@ def register(subparsers) -> None:
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", choices=DEMOS, help="which demo")
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
-    parser.add_argument("--disturb", choices=("drag", "drop", "knock"), default=None,
-                        help="disturb the run mid-task through the sim's perturb service")
+    parser.add_argument("--disturb", choices=sorted({m for modes in DISTURBANCES.values() for m in modes}),
+                        default=None, help="disturb the run mid-task through the sim's perturb service "
+                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot)")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds for the run (default 900)")
@@ -38,10 +41,14 @@ def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0 or not args.timeout > 0:
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
         return 2
+    if args.disturb is not None and args.disturb not in DISTURBANCES[args.name]:
+        print(f"robot-tasks demo: {args.name} knows --disturb {', '.join(DISTURBANCES[args.name])}, "
+              f"not {args.disturb}", file=sys.stderr)
+        return 2
     from robot_tasks.bringup import BringupError
-    from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
+    from robot_tasks.demo.runner import DemoOptions, run_demo
 
-    options = DemoOptions(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf, timeout=args.timeout)
+    options = DemoOptions(task=demo_task(args.name), seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf, timeout=args.timeout)
     if args.config is not None:
         options.config = args.config
     try:
@@ -52,3 +59,12 @@ def run(args) -> int:
     except KeyboardInterrupt:  # the nodes were stopped on the way out (run_demo's finally)
         print("robot-tasks demo: interrupted; nodes stopped, no report written", file=sys.stderr)
         return 130
+
+
+def demo_task(name: str):
+    """The DemoTask of demo `name` (one of DEMOS)."""
+    if name == "ur10_palletizing":
+        from robot_tasks.demo.ur10_palletizing import PALLETIZING
+        return PALLETIZING
+    from robot_tasks.demo.franka_stacking import STACKING
+    return STACKING
