@@ -133,6 +133,18 @@ def test_yaml_sections_name_only_nodes_of_the_set(cell):
     assert plan.parameters("sim")["scene"] == cell
 
 
+RVIZ = {"franka_stacking": "franka.rviz", "ur10_palletizing": "ur10.rviz"}
+
+
+@pytest.mark.parametrize("cell", CELLS)
+def test_the_rviz_config_shows_the_robot_the_servers_are_wired_to(cell):
+    plan = load_plan(REPO / "config" / f"{cell}.yaml")
+    arm = next(s for s in plan.nodes if s.name == "arm_server")
+    description = dict(r.split(":=") for r in arm.remappings)["robot_description"]
+    topics = re.findall(r"Value: (/[\w/]+)", (REPO / "config" / RVIZ[cell]).read_text())
+    assert f"/{description}" in topics and "/camera/image_raw" in topics and "/object_markers" in topics
+
+
 @pytest.mark.parametrize("cell", CELLS)
 def test_rcl_parses_the_yaml_as_a_params_file(cell, tmp_path):
     """What `ros2 launch` / `--params-file` would do with it (no node is created)."""
