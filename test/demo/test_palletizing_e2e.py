@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
-from paths import REPO
+from demo_cli import run_demo_cli
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -23,12 +21,7 @@ SEED = 0
 
 
 def run_episode(out, disturb=None):
-    argv = [sys.executable, "-m", "robot_tasks.cli", "demo", "ur10_palletizing", "--seed", str(SEED),
-            "--out", str(out), "--timeout", "1100"]
-    if disturb:
-        argv += ["--disturb", disturb]
-    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
-    return subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=1300)
+    return run_demo_cli("ur10_palletizing", SEED, out, disturb, timeout=1100)
 
 
 def test_every_bin_ends_upright_in_its_own_slot_and_the_upside_down_ones_were_flipped(tmp_path):

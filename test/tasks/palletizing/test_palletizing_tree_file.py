@@ -6,27 +6,9 @@ from pathlib import Path
 
 from defusedxml import ElementTree
 
-from robot_tasks.bt import BehaviorTreeFactory
-from robot_tasks.ros.leaves import register_ros_nodes
-from robot_tasks.tasks import register_nodes
+from tree_files import PORT_TAGS, FakeRosNode, full_factory as factory
 
 TREE = Path(__file__).resolve().parents[3] / "trees" / "ur10_palletizing.xml"
-PORT_TAGS = {"input_port": "INPUT", "output_port": "OUTPUT", "inout_port": "INOUT"}
-
-
-class FakeRosNode:
-    def __init__(self):
-        self.subscriptions = []
-
-    def create_subscription(self, msg_type, topic, callback, qos):
-        self.subscriptions.append((topic, msg_type.__name__, qos.durability.name))
-
-
-def factory(ros_node=None):
-    f = BehaviorTreeFactory()
-    register_nodes(f, ros_node)
-    register_ros_nodes(f, ros_node if ros_node is not None else FakeRosNode())
-    return f
 
 
 def trees():
