@@ -1,7 +1,7 @@
 """End to end: `robot-tasks demo ur10_palletizing` with the real sim, servers, perception and
 tree executor over loopback DDS: nine bins from the conveyor onto the 3 x 3 pallet.
 
-Seed 0 delivers five of its nine bins upside down (the scene's seeded sequence), so the
+Seed 0 delivers four of its nine bins upside down (the scene's seeded sequence), so the
 episode takes each through the flip station. Graded on the sim's ground truth by the
 demo itself; here we check its verdict per bin and that the task log (the tree's own
 decisions, from perception) sent each upside-down bin through the flip station before
