@@ -26,31 +26,35 @@ ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins"}     # the repor
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
-                 say=print, stop: threading.Event | None = None, task=STACKING, timeout: float = 900.0) -> dict:
-    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed).
+                 say=print, stop: threading.Event | None = None, task=STACKING, timeout: float = 900.0,
+                 seed_major: bool = False) -> dict:
+    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed):
+    every seed of one mode before the next mode, or with `seed_major` every mode of one
+    seed before the next seed (a bench stopped early then still reports each mode).
     When `stop` is set (Ctrl-C), the interrupted episode is left out and no more run."""
-    results: dict = {}
-    for mode in modes:
-        runs = results.setdefault(mode or "none", {"runs": []})["runs"]
-        for seed in seeds:
-            folder = out / (mode or "none")
-            try:
-                code = run_demo(DemoOptions(task=task, seed=seed, disturb=mode, out=folder, rtf=rtf, timeout=timeout),
-                                say=lambda _line: None)
-            except KeyboardInterrupt:
-                code = None
-            if code is None or (stop is not None and stop.is_set()):
-                say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
-                return results
-            report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
-            report = json.loads(report_path.read_text())
-            items = report.get(ITEMS.get(task.name, ""), [])
-            runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
-                         "wall_time_s": report.get("wall_time_s"), "report": str(report_path),
-                         "items": len(items), "items_ok": sum(bool(i.get("ok")) for i in items)})
-            say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
-                f"{runs[-1]['items_ok']}/{runs[-1]['items']} {ITEMS.get(task.name, 'items')} ok, "
-                f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
+    results: dict = {mode or "none": {"runs": []} for mode in modes}
+    order = ([(mode, seed) for seed in seeds for mode in modes] if seed_major
+             else [(mode, seed) for mode in modes for seed in seeds])
+    for mode, seed in order:
+        runs = results[mode or "none"]["runs"]
+        folder = out / (mode or "none")
+        try:
+            code = run_demo(DemoOptions(task=task, seed=seed, disturb=mode, out=folder, rtf=rtf, timeout=timeout),
+                            say=lambda _line: None)
+        except KeyboardInterrupt:
+            code = None
+        if code is None or (stop is not None and stop.is_set()):
+            say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
+            return results
+        report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
+        report = json.loads(report_path.read_text())
+        items = report.get(ITEMS.get(task.name, ""), [])
+        runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
+                     "wall_time_s": report.get("wall_time_s"), "report": str(report_path),
+                     "items": len(items), "items_ok": sum(bool(i.get("ok")) for i in items)})
+        say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
+            f"{runs[-1]['items_ok']}/{runs[-1]['items']} {ITEMS.get(task.name, 'items')} ok, "
+            f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
     return results
 
 
@@ -83,6 +87,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rtf", type=float, default=1.0)
     parser.add_argument("--task", choices=sorted(ITEMS), default="franka_stacking")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall s per episode")
+    parser.add_argument("--seed-major", action="store_true",
+                        help="every mode of a seed before the next seed (stopped early, each mode still reported)")
     args = parser.parse_args(argv)
     from robot_tasks.commands.demo import demo_task
     task = demo_task(args.task)
@@ -97,7 +103,7 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGINT, on_interrupt)
     results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf,
-                           stop=stop, task=task, timeout=args.timeout)
+                           stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major)
     print(summary_table(results))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0
