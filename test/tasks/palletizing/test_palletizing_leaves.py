@@ -84,3 +84,5 @@ def test_seen_bins_reads_yaw_and_up_side():
     assert len(bins) == 1 and bins[0].upside_down and bins[0].yaw == pytest.approx(0.0, abs=1e-9)
     assert bin_at_pickup(bins, CELL) is bins[0]
     assert not slot_taken(bins, CELL, 0)
+    x, y, z = CELL.slot_center(5)
+    assert slot_taken(seen_bins([detection(x + 0.03, y, z - 0.10)]), CELL, 5)    # height misjudged: still taken
