@@ -58,3 +58,16 @@ def test_slot_drags_a_waiting_bin_into_the_next_bins_slot():
     assert request["target"][:2] == pytest.approx(CELL.slot_center(2)[:2])
     with pytest.raises(ValueError, match="drop, slot"):
         PalletDisturbanceRule("knock")
+
+
+def test_the_demo_command_knows_each_tasks_disturbances(capsys):
+    import argparse
+
+    from robot_tasks.commands import demo
+
+    args = argparse.Namespace(name="ur10_palletizing", seed=0, disturb="knock", out=".", rtf=1.0, timeout=10.0,
+                              config=None)
+    assert demo.run(args) == 2
+    assert "ur10_palletizing knows --disturb drop, slot, not knock" in capsys.readouterr().err
+    assert demo.demo_task("ur10_palletizing").tree_id == "Ur10Palletizing"
+    assert demo.demo_task("franka_stacking").tree_id == "FrankaStacking"
