@@ -237,3 +237,16 @@ def test_the_state_publisher_switch():
     static = by_exec["static_transform_publisher"]["args"].split()
     assert static == ["--z", str(z), "--frame-id", "world", "--child-frame-id", "panda/panda_link0"]
     assert (x, y, quaternion) == (0.0, 0.0, [0.0, 0.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("launch, config", PAIRS)
+def test_the_rviz_config_shows_the_robot_the_servers_are_wired_to(launch, config):
+    """config/<cell>.rviz shows the robot_description the arm server reads (and, where the cell
+    has a camera, its image and the object markers)."""
+    plan = load_plan(config)
+    arm = next(s for s in plan.nodes if s.name == "arm_server")
+    description = dict(r.split(":=") for r in arm.remappings)["robot_description"]
+    topics = re.findall(r"Value: (/[\w/]+)", config.with_suffix(".rviz").read_text())
+    assert f"/{description}" in topics, topics
+    if plan.parameters("sim").get("camera_rate", 5.0) > 0:
+        assert "/camera/image_raw" in topics and "/object_markers" in topics, topics

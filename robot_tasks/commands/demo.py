@@ -2,15 +2,17 @@
 
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
+    robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot
     robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
-    robot-tasks demo franka_stacking --foxglove               # watch it in Foxglove meanwhile
+    robot-tasks demo franka_stacking --foxglove            # watch it in Foxglove meanwhile
 
-Starts the sim (headless, or in PyBullet's window with --gui), the arm/gripper/perception servers and the tree executor
-from config/franka_stacking.yaml, runs the FrankaStacking tree, prints each phase as it
-starts, optionally disturbs the run through the sim's perturb_object service, and
-writes report.json, montage.png, tree_status.log and nodes.log into a new folder under
---out. Exit code 0 when all four cubes end stacked in order (graded on the sim's ground
-truth), 1 otherwise, 2 on bad arguments.
+Starts the node set of config/<name>.yaml (the sim headless, or in PyBullet's window with
+--gui), runs the task's tree, prints each phase as it starts, optionally disturbs the run
+through the sim's perturb_object service, and writes report.json, montage.png (press.png
+for the press), tree_status.log, nodes.log and a .btlog into a new folder under --out.
+Exit code 0 when the result is correct (graded on the sim's ground truth: all four cubes
+stacked in order; nine bins upright, one per slot; 10 N held on the wall), 1 otherwise,
+2 on bad arguments.
 """
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking", "franka_press")
+DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press")
+DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot"),
+                "franka_press": ()}
 
 
 def register(subparsers) -> None:
@@ -27,12 +31,13 @@ def register(subparsers) -> None:
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", choices=DEMOS, help="which demo")
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
-    parser.add_argument("--disturb", choices=("drag", "drop", "knock"), default=None,
-                        help="disturb the run mid-task through the sim's perturb service")
+    parser.add_argument("--disturb", choices=sorted({m for modes in DISTURBANCES.values() for m in modes}),
+                        default=None, help="disturb the run mid-task through the sim's perturb service "
+                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot)")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=None,
-                        help="wall seconds for the run (default 900 stacking, 180 press)")
+                        help="wall seconds for the run (default 900; 180 for the press)")
     parser.add_argument("--gui", action="store_true",
                         help="show the sim in PyBullet's own window (default headless; needs a display)")
     parser.add_argument("--foxglove", action="store_true",
@@ -45,15 +50,19 @@ def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0 or (args.timeout is not None and not args.timeout > 0):
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
         return 2
+    if args.disturb is not None and args.disturb not in DISTURBANCES[args.name]:
+        known = ", ".join(DISTURBANCES[args.name]) or "none"
+        print(f"robot-tasks demo: {args.name} knows --disturb {known}, not {args.disturb}", file=sys.stderr)
+        return 2
     from robot_tasks.bringup import BringupError
 
     if args.name == "franka_press":
-        from robot_tasks.demo.franka_press import PressDemoOptions as Options, run_press_demo as run_demo
-        options = Options(out=args.out, rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
+        from robot_tasks.demo.franka_press import PressDemoOptions, run_press_demo as run_demo
+        options = PressDemoOptions(out=args.out, rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
     else:
-        from robot_tasks.demo.franka_stacking import DemoOptions as Options, run_demo
-        options = Options(seed=args.seed, disturb=args.disturb, out=args.out, rtf=args.rtf,
-                          foxglove=args.foxglove, gui=args.gui)
+        from robot_tasks.demo.runner import DemoOptions, run_demo
+        options = DemoOptions(task=demo_task(args.name), seed=args.seed, disturb=args.disturb, out=args.out,
+                              rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
     if args.timeout is not None:
         options.timeout = args.timeout
     if args.config is not None:
@@ -66,3 +75,12 @@ def run(args) -> int:
     except KeyboardInterrupt:  # the nodes were stopped on the way out (run_demo's finally)
         print("robot-tasks demo: interrupted; nodes stopped, no report written", file=sys.stderr)
         return 130
+
+
+def demo_task(name: str):
+    """The DemoTask of a task demo (robot_tasks/demo/runner.py)."""
+    if name == "ur10_palletizing":
+        from robot_tasks.demo.ur10_palletizing import PALLETIZING
+        return PALLETIZING
+    from robot_tasks.demo.franka_stacking import STACKING
+    return STACKING

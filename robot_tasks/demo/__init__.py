@@ -1,5 +1,7 @@
-"""robot_tasks.demo — end-to-end demo runs (`robot-tasks demo franka_stacking`).
+"""robot_tasks.demo — end-to-end demo runs (`robot-tasks demo franka_stacking | ur10_palletizing`).
 
-ROS-free helpers (montage, report, disturbance rules) and the ROS-side runner
-(franka_stacking.py) that starts the node set, runs the tree and writes a run folder.
+runner.py starts the node set, runs a task's tree and writes the run folder; each task is a
+DemoTask (franka_stacking.py, ur10_palletizing.py) built from ROS-free pieces: grading
+(report.py, pallet_grade.py), disturbance rules (disturbance.py, pallet_disturbance.py),
+the montage (montage.py); episodes.py loops seeded episodes for the benches.
 """

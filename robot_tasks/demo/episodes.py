@@ -1,7 +1,8 @@
-"""Run many seeded stacking episodes per disturbance mode and summarise them.
+"""Run many seeded demo episodes of one task per disturbance mode and summarise them.
 
-The body of bench/stacking_success.py (issue 6): each episode is a full demo run
-(`run_demo`, real processes), one after the other.
+The body of bench/stacking_success.py (issue 6) and bench/palletizing_success.py
+(issue 10): each episode is a full demo run (`run_demo`, real processes), one after the
+other.
 
     python -m robot_tasks.demo.episodes --seeds 20 --out runs/bench
 """
@@ -15,40 +16,53 @@ import sys
 import threading
 from pathlib import Path
 
-from robot_tasks.demo.franka_stacking import DemoOptions, run_demo
+from robot_tasks.demo.franka_stacking import STACKING
+from robot_tasks.demo.runner import DemoOptions, run_demo
 
 MODES = (None, "drag", "drop", "knock")
 # Issue 6's targets: success rate undisturbed, and per disturbance mode.
 TARGET_PERCENT = {"none": 95.0, "disturbed": 90.0}
+ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins"}     # the report's per-item rows
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
-                 say=print, stop: threading.Event | None = None) -> dict:
-    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed).
+                 say=print, stop: threading.Event | None = None, task=STACKING, timeout: float = 900.0,
+                 seed_major: bool = False) -> dict:
+    """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed):
+    every seed of one mode before the next mode, or with `seed_major` every mode of one
+    seed before the next seed (a bench stopped early then still reports each mode).
     When `stop` is set (Ctrl-C), the interrupted episode is left out and no more run."""
-    results: dict = {}
-    for mode in modes:
-        runs = results.setdefault(mode or "none", {"runs": []})["runs"]
-        for seed in seeds:
-            folder = out / (mode or "none")
-            try:
-                code = run_demo(DemoOptions(seed=seed, disturb=mode, out=folder, rtf=rtf), say=lambda _line: None)
-            except KeyboardInterrupt:
-                code = None
-            if code is None or (stop is not None and stop.is_set()):
-                say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
-                return results
-            report_path = sorted(folder.glob(f"franka_stacking_seed{seed}_*/report.json"))[-1]
-            report = json.loads(report_path.read_text())
-            runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
-                         "wall_time_s": report.get("wall_time_s"), "report": str(report_path)})
-            say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
-                f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
+    results: dict = {mode or "none": {"runs": []} for mode in modes}
+    order = ([(mode, seed) for seed in seeds for mode in modes] if seed_major
+             else [(mode, seed) for mode in modes for seed in seeds])
+    for mode, seed in order:
+        runs = results[mode or "none"]["runs"]
+        folder = out / (mode or "none")
+        try:
+            code = run_demo(DemoOptions(task=task, seed=seed, disturb=mode, out=folder, rtf=rtf, timeout=timeout),
+                            say=lambda _line: None)
+        except KeyboardInterrupt:
+            code = None
+        if code is None or (stop is not None and stop.is_set()):
+            say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
+            return results
+        report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
+        report = json.loads(report_path.read_text())
+        items = report.get(ITEMS.get(task.name, ""), [])
+        runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
+                     "wall_time_s": report.get("wall_time_s"), "report": str(report_path),
+                     "items": len(items), "items_ok": sum(bool(i.get("ok")) for i in items)})
+        say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
+            f"{runs[-1]['items_ok']}/{runs[-1]['items']} {ITEMS.get(task.name, 'items')} ok, "
+            f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
     return results
 
 
-def summary_table(results: dict) -> str:
-    lines = [f"{'mode':6s} {'success':>9s} {'median sim s':>13s} {'median wall s':>14s} {'target':>7s}"]
+def summary_table(results: dict, targets: dict = TARGET_PERCENT) -> str:
+    """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
+    all episodes), median sim and wall time of the successful episodes, target, verdict."""
+    lines = [f"{'mode':6s} {'success':>9s} {'items ok':>14s} {'median sim s':>13s} {'median wall s':>14s} "
+             f"{'target':>7s}"]
     for mode, data in results.items():
         runs = data["runs"]
         ok = sum(r["success"] for r in runs)
@@ -56,8 +70,10 @@ def summary_table(results: dict) -> str:
         walls = [r["wall_time_s"] for r in runs if r["success"] and r["wall_time_s"] is not None]
         med = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
         rate = 100.0 * ok / max(1, len(runs))
-        target = TARGET_PERCENT["none" if mode == "none" else "disturbed"]
-        lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {rate:3.0f}% "
+        items, items_ok = sum(r.get("items", 0) for r in runs), sum(r.get("items_ok", 0) for r in runs)
+        item_text = f"{items_ok}/{items} {100.0 * items_ok / items:3.0f}%" if items else "-"
+        target = targets["none" if mode == "none" else "disturbed"]
+        lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {rate:3.0f}% {item_text:>14s} "
                      f"{med(sims):>8s} {med(walls):>14s} {target:>5.0f}% {'PASS' if rate >= target else 'MISS'}")
     return "\n".join(lines)
 
@@ -69,7 +85,13 @@ def main(argv=None) -> int:
     parser.add_argument("--modes", default="none,drag,drop,knock", help="comma-separated")
     parser.add_argument("--out", type=Path, default=Path("runs/bench"))
     parser.add_argument("--rtf", type=float, default=1.0)
+    parser.add_argument("--task", choices=sorted(ITEMS), default="franka_stacking")
+    parser.add_argument("--timeout", type=float, default=900.0, help="wall s per episode")
+    parser.add_argument("--seed-major", action="store_true",
+                        help="every mode of a seed before the next seed (stopped early, each mode still reported)")
     args = parser.parse_args(argv)
+    from robot_tasks.commands.demo import demo_task
+    task = demo_task(args.task)
     modes = [None if m == "none" else m for m in args.modes.split(",") if m]
     # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
     # as a plain failure before Python sees the interrupt: remember it to stop the whole bench.
@@ -81,7 +103,7 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGINT, on_interrupt)
     results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf,
-                           stop=stop)
+                           stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major)
     print(summary_table(results))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0

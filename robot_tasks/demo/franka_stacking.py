@@ -1,269 +1,29 @@
-"""The Franka stacking demo: start the node set, run the tree, disturb it, write a run folder.
+"""The Franka stacking demo as a DemoTask (run by robot_tasks/demo/runner.py).
 
     robot-tasks demo franka_stacking --seed 3 --disturb knock --out runs/
 
-Steps: the nodes of config/franka_stacking.yaml are started exactly as `robot-tasks
-bringup` does (same YAML, the sim's seed/real-time factor overridden in a copy), on a
-fresh ROS_DOMAIN_ID; then an ExecuteTree goal for FrankaStacking is sent. While it runs,
-the tree_status topic drives the progress lines, the montage (a camera frame after each
-phase) and the disturbance (sent through the sim's perturb_object service). At the end
-the sim's ground truth grades the stack. The run folder holds:
-
-    report.json       success, per-cube result, sim and wall time, disturbance, recoveries,
-                      task_log (the tree executor's log: every decision and recovery)
-    montage.png       camera frames after each phase, captioned
-    tree_status.log   every node status change (sim time, tick, path, old -> new)
-    nodes.log         the nodes' output, prefixed with their names
+Phases are the eight motion/gripper steps of each cube; a recovery is one of the tree's
+three reactive checks failing; `--disturb` drags, drops or knocks (disturbance.py); the
+end is graded by judge_stack (report.py) on the sim's ground truth: report["cubes"].
 """
 from __future__ import annotations
 
-import threading
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable
-
-from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.disturbance import DisturbanceRule
-from robot_tasks.demo.montage import image_from_message_fields, write_montage
-from robot_tasks.demo.report import judge_stack, write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
-                                      run_with_nodes, wait_for_server)
+from robot_tasks.demo.report import judge_stack
+from robot_tasks.demo.runner import DemoTask
 
 TREE_ID = "FrankaStacking"
 PHASES = ("pre_grasp", "approach", "grasp", "lift", "transport", "lower", "release", "retract")
 RECOVERIES = {("pickup_resync", "FAILURE"): "pickup resync: the cube moved, restarting from pre-grasp",
               ("HoldingCube", "FAILURE"): "drop detected: abandoning the transfer",
               ("StackIntact", "FAILURE"): "stack invalid: returning the held cube to its spawn"}
-MAX_FRAMES = 60
-MAX_TASK_LOG = 400
-TREE_EXECUTOR_LOGGER = "tree_executor"
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "franka_stacking.yaml"
 
 
-@dataclass
-class DemoOptions:
-    seed: int = 0
-    disturb: str | None = None
-    out: Path = Path("runs")
-    rtf: float = 1.0
-    timeout: float = 900.0             # wall s for the whole run
-    startup_timeout: float = 120.0     # wall s for the executor to come up
-    stall_timeout: float = 60.0        # wall s without any node status change: no progress, give up
-    config: Path = DEFAULT_CONFIG
-    foxglove: bool = False             # also run the optional Foxglove bridge
-    gui: bool = False                  # the sim in PyBullet's window instead of headless
+def grade(poses: dict, _first_poses: dict, _counted_times: list):
+    cubes = judge_stack({name: pose[0] for name, pose in poses.items()})
+    summary = ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in cubes)
+    return "cubes", cubes, all(c["ok"] for c in cubes), summary
 
 
-@dataclass
-class RunState:
-    """What the ROS callbacks saw (written on the executor thread, read under `lock`)."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    sim_time: float = 0.0
-    image: object = None
-    positions: dict = field(default_factory=dict)
-    frames: list = field(default_factory=list)
-    events: list = field(default_factory=list)      # (kind, text) for the main thread to print/act on
-    released: int = 0
-    last_status_wall: float = 0.0                   # monotonic time of the last tree_status message
-    recoveries: list = field(default_factory=list)
-    task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
-
-
-class RunWatcher:
-    """A RosClient spun in a thread: tree_status, camera, objects and /clock in;
-    ExecuteTree and perturb_object out."""
-
-    def __init__(self, state: RunState, status_log):
-        from rclpy.action import ActionClient
-        from rclpy.qos import QoSProfile, ReliabilityPolicy
-        from robot_tasks_interfaces.action import ExecuteTree
-        from robot_tasks_interfaces.msg import ObjectStateArray, TreeStatus
-        from robot_tasks_interfaces.srv import PerturbObject
-        from rcl_interfaces.msg import Log
-        from rosgraph_msgs.msg import Clock
-        from sensor_msgs.msg import Image
-
-        from robot_tasks.ros.client import RosClient
-
-        self.state, self.status_log = state, status_log
-        # DDS: the demo has set up loopback itself (configure_loopback_dds, whatever the caller's environment)
-        self.ros = RosClient("stacking_demo", configure_dds=False)
-        self.node = self.ros.node
-        reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
-        self.node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
-        self.node.create_subscription(Image, "camera/image_raw", self._on_image, 2)
-        self.node.create_subscription(ObjectStateArray, "objects", self._on_objects, reliable)
-        self.node.create_subscription(Log, "/rosout", self._on_rosout, QoSProfile(depth=100,
-                                      reliability=ReliabilityPolicy.RELIABLE))
-        self.node.create_subscription(Clock, "/clock", self._on_clock,
-                                      QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
-        self.execute = ActionClient(self.node, ExecuteTree, "execute_tree")
-        self.perturb = self.node.create_client(PerturbObject, "perturb_object")
-        self.ExecuteTree, self.PerturbObject = ExecuteTree, PerturbObject
-        self.ros.start_thread()
-
-    def close(self):
-        self.ros.close()
-
-    # ---- callbacks (executor thread) ----------------------------------------------------
-    def _on_clock(self, msg):
-        self.state.sim_time = msg.clock.sec + msg.clock.nanosec * 1e-9
-
-    def _on_rosout(self, msg):
-        if msg.name == TREE_EXECUTOR_LOGGER and len(self.state.task_log) < MAX_TASK_LOG:
-            level = {20: "INFO", 30: "WARN", 40: "ERROR", 50: "FATAL"}.get(msg.level, str(msg.level))
-            self.state.task_log.append(f"{self.state.sim_time:8.3f} {level} {msg.msg}")
-
-    def _on_image(self, msg):
-        self.state.image = msg
-
-    def _on_objects(self, msg):
-        positions = {o.name: (o.pose.position.x, o.pose.position.y, o.pose.position.z) for o in msg.objects}
-        with self.state.lock:
-            self.state.positions = positions
-
-    def _on_status(self, msg):
-        st = self.state
-        st.last_status_wall = time.monotonic()
-        for change in msg.changes:
-            self.status_log.write(f"{st.sim_time:9.3f} tick {msg.tick_count:6d} {change.path} "
-                                  f"{change.previous_status} -> {change.status}\n")
-            name, status = change.name, change.status
-            with st.lock:
-                if name in PHASES and change.registration_id in ("MoveToPose", "GripperCommand"):
-                    if status == "RUNNING":
-                        st.events.append(("phase", name))
-                    elif status == "SUCCESS":
-                        if name == "release":
-                            st.released += 1
-                        self._capture(f"{len(st.frames) + 1:02d} {name} ({st.released} stacked)")
-                key = (name if name in ("pickup_resync",) else change.registration_id, status)
-                if key in RECOVERIES:
-                    st.recoveries.append({"sim_time": round(st.sim_time, 3), "what": RECOVERIES[key]})
-                    st.events.append(("recovery", RECOVERIES[key]))
-
-    def _capture(self, caption):
-        image = self.state.image
-        if image is None or len(self.state.frames) >= MAX_FRAMES:
-            return
-        try:
-            pixels = image_from_message_fields(image.width, image.height, image.step, image.encoding, image.data)
-        except ValueError as exc:
-            self.state.events.append(("warning", f"camera frame skipped: {exc}"))
-            return
-        self.state.frames.append((caption, pixels))
-
-
-def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
-    """Run one demo episode; return 0 when the stack is complete and correct, else 1."""
-    run = prepare_run(options.config, options.out,
-                      f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
-                      {"sim": {"seed": options.seed, "real_time_factor": options.rtf}},
-                      foxglove=options.foxglove, gui=options.gui)
-    run_dir = run.folder
-    rule = DisturbanceRule(options.disturb) if options.disturb else None
-    state = RunState()
-    report = {"scene": "franka_stacking", "tree": TREE_ID, "seed": options.seed, "disturb": options.disturb,
-              "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
-    say(f"demo: run folder {run_dir}")
-    if options.foxglove:
-        say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
-    wall_start = time.monotonic()
-    result = run_with_nodes(
-        run, report, lambda status_log: RunWatcher(state, status_log),
-        lambda watcher, supervisor: _run_goal(watcher, supervisor, rule, state, options, say, report),
-        say, starting=f" (seed {options.seed})")
-    report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
-    with state.lock:
-        positions = dict(state.positions)
-    report["cubes"] = judge_stack(positions)
-    report["recoveries"] = state.recoveries
-    report["task_log"] = list(state.task_log)
-    report["success"] = bool(result and result.get("node_status") == "SUCCESS"
-                             and all(c["ok"] for c in report["cubes"]))
-    if state.frames:
-        write_montage(state.frames, run_dir / "montage.png")
-        report["montage"] = "montage.png"
-    report.update(btlog_entry(run_dir))
-    write_report(run_dir / "report.json", report)
-    say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - " +
-        ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in report["cubes"]) +
-        f"; wall {report['wall_time_s']} s, sim {report.get('sim_time_s', '?')} s; see {run_dir}/report.json")
-    return 0 if report["success"] else 1
-
-
-def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | None:
-    """Wait for the executor, send the goal, follow it; returns the result fields or None."""
-    if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
-        say(f"demo: {report['error']}")
-        return None
-    goal = watcher.ExecuteTree.Goal(target_tree=TREE_ID)
-    goal_future = watcher.execute.send_goal_async(goal)
-    sim_start, wall_start = state.sim_time, time.monotonic()
-    say(f"demo: running {TREE_ID}")
-    result_future = perturb_future = None
-    deadline = wall_start + options.timeout
-    while True:
-        check_nodes(supervisor, report)
-        if time.monotonic() > deadline:
-            report["error"] = f"timed out after {options.timeout} s"
-            say(f"demo: {report['error']}; cancelling")
-            return None
-        if time.monotonic() - max(state.last_status_wall, wall_start) > options.stall_timeout:
-            # tree_status carries status *changes* only: silence means no node moved on
-            # (a stuck leaf or a stopped executor), not necessarily that ticking stopped.
-            report["error"] = (f"no node changed status for {options.stall_timeout:.0f} s: the tree made "
-                               f"no progress (see nodes.log)")
-            say(f"demo: {report['error']}")
-            return None
-        if result_future is None:
-            result_future = result_future_of(goal_future, report)
-        _print_events(state, wall_start, say, rule)
-        if rule is not None and perturb_future is None:
-            with state.lock:
-                request = rule.due(time.monotonic(), dict(state.positions))
-            if request is not None:
-                perturb_future = _send_perturb(watcher, request)
-                report["disturbance"] = {"request": {**request, "target": list(request["target"])}}
-                say(f"demo: disturbance {request['mode']} {request['object_name']}")
-        if perturb_future is not None and perturb_future.done() and "response" not in report["disturbance"]:
-            response = perturb_future.result()
-            report["disturbance"]["response"] = {"success": response.success, "message": response.message}
-            say(f"demo: perturb_object: {'ok' if response.success else 'FAILED'}: {response.message}")
-        if result_future is not None and result_future.done():
-            result = result_future.result().result
-            report["sim_time_s"] = round(state.sim_time - sim_start, 2)
-            report["tree_result"] = {"node_status": result.node_status, "error_code": int(result.error_code),
-                                     "message": result.return_message, "ticks": int(result.tick_count)}
-            _print_events(state, wall_start, say, rule)
-            say(f"demo: tree finished: {result.node_status} ({result.return_message or 'no message'})")
-            if rule is not None:
-                report.setdefault("disturbance", {})["log"] = rule.log
-            time.sleep(1.0)   # one more ground-truth message after the last release settles
-            return report["tree_result"]
-        time.sleep(0.05)
-
-
-def _send_perturb(watcher, request):
-    from geometry_msgs.msg import Pose
-
-    target = Pose()
-    target.position.x, target.position.y, target.position.z = request["target"]
-    return watcher.perturb.call_async(watcher.PerturbObject.Request(
-        object_name=request["object_name"], mode=request["mode"], target=target))
-
-
-def _print_events(state, wall_start, say, rule) -> None:
-    with state.lock:
-        events, state.events = state.events, []
-        released = state.released
-    for kind, text in events:
-        elapsed = time.monotonic() - wall_start
-        if kind == "phase":
-            say(f"[{elapsed:6.1f} s] {text}")
-            if rule is not None:
-                rule.on_phase_start(text, released, time.monotonic())
-        else:
-            say(f"[{elapsed:6.1f} s] {kind}: {text}")
+STACKING = DemoTask(name="franka_stacking", tree_id=TREE_ID, phases=PHASES, counted="release",
+                    counted_as="stacked", recoveries=RECOVERIES, make_rule=DisturbanceRule, grade=grade)

@@ -8,6 +8,10 @@ the scene's seeded list, so the same seed always delivers the same sequence.
 Bins on the belt may not sleep (a sleeping body ignores velocity changes); once a bin
 has stood still for `SLEEP_AFTER` seconds, or has left the belt, sleeping is allowed
 again, because compound bins are the most expensive bodies in the scene.
+
+Like a PLC-driven belt it can be paused (`running = False`): bins on it keep still
+(their x velocity is set to zero, as a stopped belt's friction would hold them) and no
+new bin enters until it runs again. The sim node serves this as `conveyor/run`.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ class Conveyor:
     spawn: Callable | None = None   # spawn(world, index) -> SimObject; index 0, 1, ...
     total: int = 0            # how many bins to deliver in all
     spawned: int = 0
+    running: bool = True      # False: the belt is paused (bins held still, none enter)
     _still_since: dict = field(default_factory=dict)
     _awake: set = field(default_factory=set)
 
@@ -58,7 +63,12 @@ class Conveyor:
         front_limit = self.x_stop
         for x, obj in on:
             body, half = obj.body_id, obj.size[0] / 2
-            if x + half < front_limit - 0.002:
+            if not self.running:
+                if body not in self._awake:
+                    continue                # resting (asleep) already: leave it be
+                lin, ang = p.getBaseVelocity(body, physicsClientId=cid)
+                p.resetBaseVelocity(body, [0.0, 0.0, lin[2]], ang, physicsClientId=cid)
+            elif x + half < front_limit - 0.002:
                 if body not in self._awake:
                     self._awake.add(body)
                     p.changeDynamics(body, -1, activationState=_DISABLE, physicsClientId=cid)
@@ -80,7 +90,7 @@ class Conveyor:
         self._maybe_spawn(world, on)
 
     def _maybe_spawn(self, world, on) -> None:
-        if self.spawn is None or self.spawned >= self.total:
+        if self.spawn is None or self.spawned >= self.total or not self.running:
             return
         if on and on[-1][0] - on[-1][1].size[0] / 2 < self.x_start + 0.25:
             return          # the entry is not clear yet

@@ -41,3 +41,11 @@ def test_an_interrupt_stops_the_whole_bench_and_drops_the_interrupted_episode(tm
     assert len(calls) == 2
     assert [r["seed"] for r in results["none"]["runs"]] == [0]
     assert "interrupted, not counted" in lines[-1]
+
+
+def test_seed_major_runs_every_mode_of_a_seed_first(tmp_path, monkeypatch):
+    run, calls = fake_run_demo([0, 0, 1, 0])
+    monkeypatch.setattr(episodes, "run_demo", run)
+    results = episodes.run_episodes([0, 1], [None, "drop"], tmp_path, say=lambda _l: None, seed_major=True)
+    assert calls == [(None, 0), ("drop", 0), (None, 1), ("drop", 1)]
+    assert [r["success"] for r in results["none"]["runs"]] == [True, False]

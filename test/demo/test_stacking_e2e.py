@@ -8,12 +8,10 @@ trigger, and the run folder.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from paths import REPO
+from demo_cli import run_demo_cli
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -27,12 +25,7 @@ SEEDS = (2, 3)
 
 
 def run_episode(disturb, seed, out: Path):
-    argv = [sys.executable, "-m", "robot_tasks.cli", "demo", "franka_stacking", "--seed", str(seed),
-            "--out", str(out), "--timeout", "300"]
-    if disturb:
-        argv += ["--disturb", disturb]
-    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
-    return subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=500)
+    return run_demo_cli("franka_stacking", seed, out, disturb, timeout=300)
 
 
 @pytest.mark.parametrize("disturb", [None, "drag", "drop", "knock"])

@@ -6,30 +6,10 @@ from pathlib import Path
 
 from defusedxml import ElementTree
 
-from robot_tasks.bt import BehaviorTreeFactory
-from robot_tasks.ros.leaves import register_ros_nodes
-from robot_tasks.tasks import register_nodes
+from tree_files import PORT_TAGS, FakeRosNode, full_factory
 
 TREE = Path(__file__).resolve().parents[2] / "trees" / "franka_stacking.xml"
 MODEL_TAGS = {"Action", "Condition", "Control", "Decorator", "SubTree"}
-PORT_TAGS = {"input_port": "INPUT", "output_port": "OUTPUT", "inout_port": "INOUT"}
-
-
-class FakeRosNode:
-    """Records what the leaves subscribe to when the tree is created; nothing else is used."""
-
-    def __init__(self):
-        self.subscriptions = []
-
-    def create_subscription(self, msg_type, topic, callback, qos):
-        self.subscriptions.append((topic, msg_type.__name__, qos.durability.name))
-
-
-def full_factory(ros_node=None):
-    factory = BehaviorTreeFactory()
-    register_nodes(factory, ros_node)
-    register_ros_nodes(factory, ros_node if ros_node is not None else FakeRosNode())
-    return factory
 
 
 def root():

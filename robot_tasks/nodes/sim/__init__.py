@@ -23,6 +23,7 @@ Scene-wide (relative to the node's namespace, except /clock):
   pub  object_markers                                      visualization_msgs/MarkerArray
   srv  reset_scene                                         robot_tasks_interfaces/ResetScene
   srv  perturb_object                                      robot_tasks_interfaces/PerturbObject
+  srv  conveyor/run           (scenes with a conveyor)     std_srvs/SetBool: true runs the belt, false pauses it
 Sim time stamps everything; /clock never goes backwards, not even across reset_scene.
 Parameters: see params.py.  Modules: node.py (SimNode), loop.py (stepping thread and
 executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, scene_io.py,

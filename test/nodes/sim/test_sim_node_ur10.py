@@ -5,6 +5,8 @@ scripting, as in test/sim); the node only ever sees JointTrajectory and Bool mes
 """
 from __future__ import annotations
 
+import time
+
 
 import numpy as np
 import pytest
@@ -102,3 +104,24 @@ def test_perturb_drop_makes_the_suction_let_go(ur10, probe):
     assert res.success and "dropped bin_0" in res.message, res.message
     ur10.attached.wait_for(lambda m: not m.data, "suction released", timeout=5.0)
     ur10.objects.wait_for(lambda m: ur10.bin_z(m) < start_z + 0.1, "bin_0 fallen", timeout=10.0)
+
+
+def _x_of(ur10, name):
+    msg = ur10.objects.wait_for(lambda m: any(o.name == name for o in m.objects), f"{name} on the belt", 15.0)
+    return _bin(msg, name).pose.position.x
+
+
+def test_conveyor_run_service_pauses_and_resumes_the_belt(ur10, probe):
+    from std_srvs.srv import SetBool
+
+    # bin_1 enters at the belt's start right after the reset and rides toward bin_0 at the stop
+    paused = call_service(probe, SetBool, "/conveyor/run", SetBool.Request(data=False))
+    assert paused.success and paused.message == "conveyor paused", paused.message
+    time.sleep(0.5)                      # the last moving step settles
+    x0 = _x_of(ur10, "bin_1")
+    time.sleep(1.5)
+    assert abs(_x_of(ur10, "bin_1") - x0) < 0.005, "bin_1 moved on a paused belt"
+    running = call_service(probe, SetBool, "/conveyor/run", SetBool.Request(data=True))
+    assert running.success and running.message == "conveyor running", running.message
+    time.sleep(1.5)
+    assert _x_of(ur10, "bin_1") - x0 > 0.1, "bin_1 did not ride the running belt"

@@ -1,0 +1,73 @@
+"""The ROS-free parts of the palletizing demo: per-bin grading and the disturbance rules."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
+from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
+from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
+
+UP, DOWN = (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0)
+
+
+def full_pallet():
+    return {f"bin_{k}": (CELL.slot_center(k), UP) for k in range(9)}
+
+
+def test_a_full_pallet_of_upright_bins_is_complete_and_flips_are_reported():
+    first = {f"bin_{k}": ((0.3, 0.8, 0.61), DOWN if k % 2 else UP) for k in range(9)}
+    rows = judge_pallet(full_pallet(), first, [10.0 + k for k in range(9)])
+    assert pallet_complete(rows) and all(r["ok"] for r in rows)
+    assert [r["flipped"] for r in rows] == [bool(k % 2) for k in range(9)]
+    assert rows[3]["slot"] == 3 and rows[3]["time"] == 13.0 and rows[3]["yaw_error"] == pytest.approx(0.0)
+
+
+def test_upside_down_shared_or_missed_slots_are_not_ok():
+    poses = full_pallet()
+    poses["bin_0"] = (CELL.slot_center(0), DOWN)                          # upside down in its slot
+    poses["bin_1"] = (CELL.slot_center(2), UP)                            # shares slot 2 with bin_2
+    poses["bin_3"] = ((0.5, 0.2, 0.06), UP)                               # on the floor
+    yaw = 0.2
+    poses["bin_4"] = (CELL.slot_center(4), (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)))
+    rows = {r["bin"]: r for r in judge_pallet(poses, poses)}
+    assert not rows["bin_0"]["ok"] and not rows["bin_0"]["upright"]
+    assert not rows["bin_1"]["ok"] and not rows["bin_2"]["ok"]
+    assert rows["bin_3"]["slot"] is None and not rows["bin_3"]["ok"]
+    assert rows["bin_4"]["ok"] and rows["bin_4"]["yaw_error"] == pytest.approx(yaw, abs=1e-6)
+    assert not pallet_complete(list(rows.values()))
+
+
+def test_drop_fires_once_the_third_bin_is_lifted_off_the_belt():
+    rule = PalletDisturbanceRule("drop")
+    rule.on_phase_start("lift", 1, 0.0)
+    assert not rule.armed
+    rule.on_phase_start("lift", 2, 0.0)
+    assert rule.due(0.0, {"bin_2": (0.3, 0.8, 0.65)}) is None               # not high enough yet
+    request = rule.due(0.1, {"bin_2": (0.3, 0.8, 0.9)})
+    assert request == {"object_name": "bin_2", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    assert rule.due(0.2, {"bin_2": (0.3, 0.8, 0.9)}) is None                # once
+
+
+def test_slot_drags_a_waiting_bin_into_the_next_bins_slot():
+    rule = PalletDisturbanceRule("slot")
+    rule.on_phase_start("above_slot", 1, 0.0)
+    request = rule.due(0.0, {"bin_1": (0.0, -0.8, 0.5), "bin_3": (-0.4, 0.8, 0.61), "bin_4": (-0.8, 0.8, 0.61)})
+    assert request["object_name"] == "bin_4" and request["mode"] == "DRAG"
+    assert request["target"][:2] == pytest.approx(CELL.slot_center(2)[:2])
+    with pytest.raises(ValueError, match="drop, slot"):
+        PalletDisturbanceRule("knock")
+
+
+def test_the_demo_command_knows_each_tasks_disturbances(capsys):
+    import argparse
+
+    from robot_tasks.commands import demo
+
+    args = argparse.Namespace(name="ur10_palletizing", seed=0, disturb="knock", out=".", rtf=1.0, timeout=10.0,
+                              config=None)
+    assert demo.run(args) == 2
+    assert "ur10_palletizing knows --disturb drop, slot, not knock" in capsys.readouterr().err
+    assert demo.demo_task("ur10_palletizing").tree_id == "Ur10Palletizing"
+    assert demo.demo_task("franka_stacking").tree_id == "FrankaStacking"

@@ -1,0 +1,88 @@
+"""The palletizing leaves on a blackboard, no ROS: perception's detections in, the decision
+(`needs_flip`) and corridor poses out; conditions that only read."""
+from __future__ import annotations
+
+import pytest
+
+from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
+from robot_tasks.bt.errors import BehaviorTreeError
+from robot_tasks.tasks import register_nodes
+from robot_tasks.tasks.palletizing.bins import bin_at_pickup, seen_bins, slot_taken
+from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
+
+FLIPPED = (1.0, 0.0, 0.0, 0.0)      # a half turn about x: upside down
+
+
+def detection(x, y, z, orientation_class="upright", q=(0.0, 0.0, 0.0, 1.0), label="bin"):
+    return {"label": label, "id": label, "confidence": 0.9, "orientation_class": orientation_class,
+            "pose": {"position": {"x": x, "y": y, "z": z},
+                     "orientation": dict(zip(("x", "y", "z", "w"), q))},
+            "size": {"x": 0.3, "y": 0.2, "z": 0.12}}
+
+
+def tree(xml_body, **entries):
+    factory = BehaviorTreeFactory()
+    register_nodes(factory)
+    t = factory.create_tree_from_text(f'<root BTCPP_format="4"><BehaviorTree ID="T">{xml_body}</BehaviorTree></root>')
+    for key, value in entries.items():
+        t.root_blackboard.set(key, value)
+    return t
+
+
+LOCATE = ('<LocateBinAtPickup detections="{detections}" needs_flip="{needs_flip}" above_pose="{above}" '
+          'grip_pose="{grip}" lift_pose="{lift}"/>')
+
+
+@pytest.mark.parametrize("orientation, flip, lift", [("upright", False, 0.5), ("upside_down", True, 0.3)])
+def test_locate_bin_decides_needs_flip_from_perception(orientation, flip, lift):
+    dets = [detection(-0.5, 0.8, 0.61), detection(0.30, 0.80, 0.61, orientation)]
+    t = tree(LOCATE, detections=dets)
+    assert t.tick_once() == NodeStatus.SUCCESS
+    bb = t.root_blackboard
+    assert bb.get("needs_flip") is flip
+    assert bb.get("grip")["x"] == pytest.approx(0.30)
+    assert bb.get("lift")["z"] - bb.get("grip")["z"] == pytest.approx(lift)
+
+
+def test_locate_bin_fails_while_no_bin_waits_at_the_belt_end():
+    t = tree(LOCATE, detections=[detection(-0.5, 0.8, 0.61), detection(0.0, -0.8, 0.2)])
+    assert t.tick_once() == NodeStatus.FAILURE
+    with pytest.raises(BehaviorTreeError, match="detections"):
+        tree(LOCATE, detections="not a list").tick_once()
+
+
+def test_slot_free_only_reads_and_sees_a_bin_in_the_slot():
+    in_slot_2 = detection(*CELL.slot_center(2))
+    for slot, expected in ((2, NodeStatus.FAILURE), (3, NodeStatus.SUCCESS)):
+        t = tree('<SlotFree detections="{detections}" slot_index="{slot_index}"/>',
+                 detections=[in_slot_2], slot_index=slot)
+        assert t.tick_once() == expected
+        assert t.root_blackboard.get("slot_index") == slot          # unchanged
+    with pytest.raises(BehaviorTreeError, match="slot_index"):
+        tree('<SlotFree detections="{detections}" slot_index="{slot_index}"/>', detections=[], slot_index=9).tick_once()
+
+
+def test_the_xml_skips_taken_slots_with_a_script_and_stops_when_full():
+    skip = ('<Sequence><RetryUntilSuccessful num_attempts="9"><Fallback>'
+            '<SlotFree detections="{detections}" slot_index="{slot_index}" _failureIf="slot_index &gt;= 9"/>'
+            '<Sequence><Script code="slot_index += 1"/><AlwaysFailure/></Sequence></Fallback>'
+            '</RetryUntilSuccessful><SlotTargets slot_index="{slot_index}" above_pose="{a}" place_pose="{p}" '
+            'lift_pose="{l}"/></Sequence>')
+    taken = [detection(*CELL.slot_center(k)) for k in (1, 2)]
+    t = tree(skip, detections=taken, slot_index=1)
+    assert t.tick_once() == NodeStatus.SUCCESS
+    assert t.root_blackboard.get("slot_index") == 3
+    assert t.root_blackboard.get("p")["x"] == pytest.approx(CELL.slot_center(3)[0])
+    done = tree('<PlacementCompletesStack slot_index="{slot_index}" slot_count="9"/>', slot_index=9)
+    assert done.tick_once() == NodeStatus.SUCCESS
+    assert tree('<PlacementCompletesStack slot_index="{slot_index}"/>', slot_index=8).tick_once() == NodeStatus.FAILURE
+
+
+def test_seen_bins_reads_yaw_and_up_side():
+    bins = seen_bins({"objects": [detection(0.3, 0.8, 0.61, "upside_down", FLIPPED),
+                                  detection(0.0, 0.0, 0.7, label="red_cube")]})
+    assert len(bins) == 1 and bins[0].upside_down and bins[0].yaw == pytest.approx(0.0, abs=1e-9)
+    assert bin_at_pickup(bins, CELL) is bins[0]
+    assert not slot_taken(bins, CELL, 0)
+    x, y, z = CELL.slot_center(5)
+    assert slot_taken(seen_bins([detection(x + 0.03, y, z - 0.10)]), CELL, 5)    # height misjudged: still taken

@@ -1,0 +1,67 @@
+"""trees/ur10_palletizing.xml as a file: Groot2-openable, its model matches the code, it
+instantiates with the real ROS leaves, and the task's structure is tree structure."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from defusedxml import ElementTree
+
+from tree_files import PORT_TAGS, FakeRosNode, full_factory as factory
+
+TREE = Path(__file__).resolve().parents[3] / "trees" / "ur10_palletizing.xml"
+
+
+def trees():
+    return {bt.get("ID"): bt for bt in ElementTree.parse(TREE).getroot().findall("BehaviorTree")}
+
+
+def test_model_lists_every_custom_node_with_the_ports_the_code_declares():
+    f = factory()
+    xml = ElementTree.parse(TREE).getroot()
+    model = {el.get("ID"): el for el in xml.find("TreeNodesModel")}
+    used = {el.tag for bt in xml.findall("BehaviorTree") for el in bt.iter()} - {"BehaviorTree", "SubTree"}
+    custom = used - set(f.builtin_nodes)
+    assert {"LocateBinAtPickup", "SlotFree", "PlacementCompletesStack", "SetBoolService"} <= custom
+    for node_id in custom:
+        declared = {(p.get("name"), PORT_TAGS[p.tag]) for p in model[node_id] if p.tag in PORT_TAGS}
+        actual = {(name, info.direction.name) for name, info in f.manifests[node_id].ports.items()}
+        assert declared == actual, f"{node_id}: run python -m robot_tasks.tasks.tree_model {TREE}"
+
+
+def test_instantiates_and_reads_only_perception_and_the_suction_signal():
+    node = FakeRosNode()
+    factory(node).create_tree_from_file(TREE)
+    assert set(node.subscriptions) == {("detections", "DetectedObjectArray", "VOLATILE"),
+                                       ("ur10/suction/attached", "Bool", "TRANSIENT_LOCAL")}
+
+
+def test_validate_command_accepts_the_file():
+    from robot_tasks.commands.tree import validate_file
+
+    errors, nodes = validate_file(str(TREE), ["robot_tasks.tasks"])
+    assert errors == [] and nodes > 100
+
+
+def test_routing_loop_slots_and_guards_are_tree_structure():
+    t = trees()
+    main = t["Ur10Palletizing"]
+    loop = main.find(".//RetryUntilSuccessful[@name='bin_loop']/Fallback")
+    assert loop[0].tag == "PlacementCompletesStack"                 # the loop ends on the condition
+    route = main.find(".//IfThenElse[@name='route_by_orientation']")
+    assert route[0].tag == "ScriptCondition" and "needs_flip" in route[0].get("code")
+    assert [s.get("ID") for s in route[1]] == ["FlipBin", "PlaceBin"] and route[2].get("ID") == "PlaceBin"
+    # needs_flip is LocateBinAtPickup's output port
+    assert all(el.get("needs_flip") == "{needs_flip}" for el in t["PickBin"].iter("LocateBinAtPickup"))
+    # the belt is paused before the reach and resumed after the lift, through the PLC service
+    pick = [el.get("name") for el in t["PickBin"].find("Sequence")]
+    assert pick.index("pause_conveyor") < pick.index("reach_to_pick") < pick.index("suction_on") \
+        < pick.index("lift_guarded") < pick.index("resume_conveyor")
+    # slot_index: set and advanced by Scripts the XML shows
+    scripts = [el.get("code") for bt in t.values() for el in bt.iter("Script")]
+    assert "slot_index := 0" in scripts and scripts.count("slot_index += 1") == 2
+    # every carry is guarded by the attached signal, left of the motion
+    for bt in ("PickBin", "FlipBin", "PlaceBin"):
+        for guarded in t[bt].iter("ReactiveSequence"):
+            assert guarded[0].tag == "SubTree" and guarded[0].get("ID") == "BinAttached"
+    flip = [el.get("name") for el in t["FlipBin"].iter() if el.tag in ("MoveToPose", "GripperCommand")]
+    assert flip.index("lay_on_side") < flip.index("release_on_jig") < flip.index("into_bin") < flip.index("regrip")
