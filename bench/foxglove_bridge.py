@@ -81,6 +81,7 @@ class ClientThread:
     async def _run(self) -> None:
         self.client = client = await self.client_cls.connect(self.port)
         await client.pump(lambda: set(WATCHED) <= set(client.channels), 20.0, "the watched channels")
+        await client.settle()
         await client.subscribe({k + 1: topic for k, topic in enumerate(WATCHED)})
         self.ready.set()
         while not self.stop.is_set():

@@ -73,6 +73,13 @@ class FoxgloveClient:
             error = bytes(frame[10:10 + length]).decode()
             self.assets[request_id] = (status, error, bytes(frame[10 + length:]))
 
+    async def settle(self, seconds: float = 0.5) -> None:
+        """Read frames for `seconds`. The SDK's server can refuse a subscription to a channel
+        it advertised a moment ago ("attempted to subscribe to unknown channel", seen with
+        foxglove-sdk 0.30.3 under load), so wait a little between advertise and subscribe."""
+        deadline = time.monotonic() + seconds
+        await self.pump(lambda: time.monotonic() >= deadline, seconds + 1.0, "the settle time")
+
     async def subscribe(self, topics: dict[int, str]) -> None:
         """{subscription id: topic}"""
         subs = [{"id": sub_id, "channelId": self.channels[topic]["id"]} for sub_id, topic in topics.items()]

@@ -73,9 +73,11 @@ class BridgedTopic:
         if watched and self.subscription is None:
             qos = subscription_qos(self.node.get_publishers_info_by_topic(self.topic))
             self.subscription = self.node.create_subscription(self.msg_type, self.topic, self.forward, qos, raw=True)
+            self.node.get_logger().info(f"{self.topic}: a client watches it, forwarding")
         elif not watched and self.subscription is not None:
             self.node.destroy_subscription(self.subscription)
             self.subscription = None
+            self.node.get_logger().info(f"{self.topic}: no client watches it, unsubscribed")
 
     def forward(self, data: bytes) -> None:
         self.channel.log(data, log_time=self.node.get_clock().now().nanoseconds)

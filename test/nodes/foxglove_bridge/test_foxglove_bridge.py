@@ -57,6 +57,7 @@ def test_a_client_lists_subscribes_and_decodes_tf_joints_camera_and_tree_status(
             await client.pump(lambda: set(WATCHED.values()) <= set(client.channels), 30.0,
                               f"channels {sorted(WATCHED.values())}")
             assert "assets" in client.server_info["capabilities"]
+            await client.settle()
             await client.subscribe(WATCHED)
             # the tree executor publishes tree_status while a tree runs: run one (it fails fast)
             # after the bridge subscribed /tree_status (it does once a client subscribes); run
@@ -71,11 +72,16 @@ def test_a_client_lists_subscribes_and_decodes_tf_joints_camera_and_tree_status(
                     break
                 except AssertionError:
                     continue
-            await client.pump(lambda: all(client.messages.get(i) for i in WATCHED), 30.0,
-                              "a message on every subscribed channel")
+            try:
+                await client.pump(lambda: all(client.messages.get(i) for i in WATCHED), 30.0,
+                                  "a message on every subscribed channel")
+            except AssertionError as err:
+                missing = [topic for i, topic in WATCHED.items() if not client.messages.get(i)]
+                raise AssertionError(f"{err}; none on {missing}") from None
             decoded = {topic: client.decode(topic, client.messages[i][-1][1]) for i, topic in WATCHED.items()}
 
             # the meshes of the URDF come through the asset handler; other files do not
+            await client.settle()
             await client.subscribe({9: "/panda/robot_description"})
             await client.pump(lambda: client.messages.get(9), 20.0, "the robot_description")
             urdf = client.decode("/panda/robot_description", client.messages[9][-1][1]).data
