@@ -100,9 +100,14 @@ class QueuedFileLogger(StatusChangeLogger):
         if self._subscription is None:
             return
         super().close()
-        self._running = False
-        self._wake.set()
-        self._writer.join()
+        stop_writer(self)
         self._drain()
         self.finish()
         self._file.close()
+
+
+def stop_writer(logger) -> None:
+    """End a logger's writer thread: clear `_running`, wake it, wait for it to finish."""
+    logger._running = False
+    logger._wake.set()
+    logger._writer.join()

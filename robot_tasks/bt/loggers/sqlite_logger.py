@@ -28,7 +28,7 @@ from pathlib import Path
 from ..errors import BehaviorTreeError
 from ..status import IDLE, RUNNING
 from ..xml.writer import write_tree_to_xml
-from .base import StatusChangeLogger
+from .base import StatusChangeLogger, stop_writer
 
 WRITE_PERIOD_S = 0.01
 SCHEMA = (
@@ -130,6 +130,4 @@ class SqliteLogger(StatusChangeLogger):
         if self._subscription is None:
             return
         super().close()
-        self._running = False
-        self._wake.set()
-        self._writer.join()
+        stop_writer(self)
