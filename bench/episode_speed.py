@@ -1,6 +1,7 @@
 """Benchmark (issue 16): how fast an episode runs, and what every node costs, busy and idle.
 
-Three measurements in one run, each with real processes over loopback DDS:
+Per executor kind (`--executors events,single_threaded`: robot_tasks.ros.node_main's
+ROBOT_TASKS_EXECUTOR, side by side in one run), with real processes over loopback DDS:
 
 1. one undisturbed `robot-tasks demo franka_stacking` episode per real-time factor
    (default `--rtfs 0,1`): sim time / wall time of the tree's run, and the CPU each node
@@ -8,7 +9,8 @@ Three measurements in one run, each with real processes over loopback DDS:
 2. the same node set idle (`robot-tasks bringup config/franka_stacking.yaml`, rtf 1, no
    goal, nobody watching): CPU per node over `--idle-seconds` after `--warmup` seconds.
 
-    PYTHONPATH=. .venv/bin/python bench/episode_speed.py [--rtfs 0,1] [--seed 0] [--idle-seconds 20]
+    PYTHONPATH=. .venv/bin/python bench/episode_speed.py [--rtfs 0,1] [--executors events,single_threaded]
+                                                         [--seed 0] [--idle-seconds 20]
 
 Targets (issue 16): at rtf 0 the episode runs >= 3x faster than real time; a server with
 no goal and no subscriber to its streams uses < 3 % of a core. The table prints each next
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -63,11 +66,17 @@ def percent(before: dict, after: dict, seconds: float) -> dict[str, float]:
     return {name: 100.0 * (after[name] - before.get(name, 0.0)) / seconds for name in after}
 
 
-def run_episode(rtf: float, seed: int, out: Path, timeout: float) -> dict:
+def executor_env(kind: str) -> dict[str, str]:
+    from robot_tasks.ros.node_main import EXECUTOR_ENV
+
+    return {**os.environ, EXECUTOR_ENV: kind}
+
+
+def run_episode(rtf: float, seed: int, out: Path, timeout: float, executor: str) -> dict:
     """One demo episode; CPU per node between the tree's first phase and its end."""
     out.mkdir(parents=True, exist_ok=True)
     demo = subprocess.Popen(CLI + ["demo", "franka_stacking", "--seed", str(seed), "--rtf", str(rtf),
-                                   "--out", str(out), "--timeout", str(timeout)],
+                                   "--out", str(out), "--timeout", str(timeout)], env=executor_env(executor),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     marks: dict[str, tuple[float, dict]] = {}
     lines: list[str] = []
@@ -90,7 +99,7 @@ def run_episode(rtf: float, seed: int, out: Path, timeout: float) -> dict:
     reader.join(timeout=5)
     reports = sorted(out.glob(f"franka_stacking_seed{seed}_*/report.json"))
     report = json.loads(reports[-1].read_text()) if reports else {}
-    row = {"rtf": rtf, "exit": demo.returncode, "success": bool(report.get("success")),
+    row = {"rtf": rtf, "executor": executor, "exit": demo.returncode, "success": bool(report.get("success")),
            "sim_s": report.get("sim_time_s"), "wall_s": report.get("wall_time_s"), "cpu": {},
            "tail": "".join(lines[-3:]).strip()}
     if "start" in marks and "end" in marks:
@@ -99,13 +108,13 @@ def run_episode(rtf: float, seed: int, out: Path, timeout: float) -> dict:
     return row
 
 
-def measure_idle(warmup: float, seconds: float) -> dict[str, float]:
+def measure_idle(warmup: float, seconds: float, executor: str) -> dict[str, float]:
     """CPU per node of the stacking node set with no goal and no subscriber, at rtf 1."""
     from robot_tasks.ros.dds import pick_free_domain_id
 
     domain = pick_free_domain_id()
     bringup = subprocess.Popen(CLI + ["bringup", str(REPO / "config" / "franka_stacking.yaml"),
-                                      "--domain-id", str(domain)],
+                                      "--domain-id", str(domain)], env=executor_env(executor),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         time.sleep(warmup)
@@ -125,6 +134,8 @@ def measure_idle(warmup: float, seconds: float) -> dict[str, float]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rtfs", default="0,1", help="real-time factors of the episodes")
+    parser.add_argument("--executors", default="events,single_threaded",
+                        help="executor kinds to compare (ROBOT_TASKS_EXECUTOR)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=15.0, help="s after bringup before the idle window")
@@ -132,32 +143,38 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=Path("runs/episode_speed"))
     args = parser.parse_args(argv)
     rtfs = [float(x) for x in args.rtfs.split(",") if x]
-    rows = []
-    for rtf in rtfs:
-        print(f"episode at rtf {rtf:g} ...", flush=True)
-        rows.append(run_episode(rtf, args.seed, args.out / f"rtf{rtf:g}", max(10.0, min(args.timeout, 900.0))))
-        r = rows[-1]
-        print(f"  {'SUCCESS' if r['success'] else 'FAILED'} sim {r['sim_s']} s wall {r['wall_s']} s"
-              + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
-    print(f"idle node set for {args.idle_seconds:g} s after {args.warmup:g} s ...", flush=True)
-    idle = measure_idle(max(5.0, args.warmup), max(2.0, min(args.idle_seconds, 120.0)))
+    executors = [x for x in args.executors.split(",") if x]
+    rows, idle = [], {}
+    for executor in executors:
+        for rtf in rtfs:
+            print(f"{executor}: episode at rtf {rtf:g} ...", flush=True)
+            rows.append(run_episode(rtf, args.seed, args.out / f"{executor}_rtf{rtf:g}",
+                                    max(10.0, min(args.timeout, 900.0)), executor))
+            r = rows[-1]
+            print(f"  {'SUCCESS' if r['success'] else 'FAILED'} sim {r['sim_s']} s wall {r['wall_s']} s"
+                  + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
+        print(f"{executor}: idle node set for {args.idle_seconds:g} s after {args.warmup:g} s ...", flush=True)
+        idle[executor] = measure_idle(max(5.0, args.warmup), max(2.0, min(args.idle_seconds, 120.0)), executor)
 
-    names = sorted(set(idle) | {n for r in rows for n in r["cpu"]})
-    header = f"{'node':18s}" + "".join(f"{'rtf ' + format(r['rtf'], 'g') + ' CPU %':>14s}" for r in rows)
-    print("\n" + header + f"{'idle CPU %':>12s}  idle target")
+    columns = [(f"{r['executor'][:6]} rtf{r['rtf']:g}", r["cpu"]) for r in rows]
+    columns += [(f"{executor[:6]} idle", idle[executor]) for executor in executors]
+    names = sorted({n for _, cpu in columns for n in cpu})
+    print("\nCPU % of one core per node (episodes: while the tree ran; idle: no goal, nobody watching)")
+    print(f"{'node':18s}" + "".join(f"{title:>14s}" for title, _ in columns) + "  idle target")
     for name in names:
-        line = f"{name:18s}" + "".join(f"{r['cpu'].get(name, float('nan')):14.1f}" for r in rows)
         verdict = ""
         if name in SERVERS:
-            verdict = f"< {TARGET_IDLE_SERVER_PERCENT:g} % {'PASS' if idle.get(name, 0.0) < TARGET_IDLE_SERVER_PERCENT else 'MISS'}"
-        print(line + f"{idle.get(name, float('nan')):12.1f}  {verdict}")
-    print(f"{'total':18s}" + "".join(f"{sum(r['cpu'].values()):14.1f}" for r in rows) + f"{sum(idle.values()):12.1f}")
+            verdict = (f"< {TARGET_IDLE_SERVER_PERCENT:g} %: " + ", ".join(
+                f"{e} {'PASS' if idle[e].get(name, 0.0) < TARGET_IDLE_SERVER_PERCENT else 'MISS'}" for e in executors))
+        print(f"{name:18s}" + "".join(f"{cpu.get(name, float('nan')):14.1f}" for _, cpu in columns) + f"  {verdict}")
+    print(f"{'total':18s}" + "".join(f"{sum(cpu.values()):14.1f}" for _, cpu in columns))
     print()
     for r in rows:
         speed = r["sim_s"] / r["wall_s"] if r["sim_s"] and r["wall_s"] else float("nan")
+        cost = sum(r["cpu"].values()) / 100.0 / speed if r["cpu"] and speed == speed else float("nan")
         target = f"target >= {TARGET_SPEEDUP:g}x {'PASS' if speed >= TARGET_SPEEDUP else 'MISS'}" if r["rtf"] == 0 else ""
-        print(f"rtf {r['rtf']:g}: {'SUCCESS' if r['success'] else 'FAILED'}, sim {r['sim_s']} s in wall "
-              f"{r['wall_s']} s = {speed:.2f}x real time  {target}")
+        print(f"{r['executor']:16s} rtf {r['rtf']:g}: {'SUCCESS' if r['success'] else 'FAILED '} sim {r['sim_s']} s "
+              f"in wall {r['wall_s']} s = {speed:.2f}x real time, {cost:.2f} CPU s per sim s  {target}")
     return 0 if all(r["success"] for r in rows) else 1
 
 
