@@ -26,6 +26,8 @@ sys.path.insert(0, str(REPO / "test" / "support"))   # the fuzzers and stand-in 
 from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,  # noqa: E402
                     script_inputs, xml_inputs)
 
+from robot_tasks.testing.procfs import rss_kb  # noqa: E402
+
 CLI = [sys.executable, "-m", "robot_tasks.cli"]
 NOT_YET = ["sim killed mid-MoveToPose", "arm/perception/gripper server killed mid-tree and restarted",
            "MoveToPose storm (100 goals in 5 s)", "bad goals through every action", "one-hour soak"]
@@ -128,7 +130,7 @@ def execute_tree_storm(args):
         proc = cell.executor()
         client = cell.probe.create_action_client(ExecuteTree, "execute_tree")
         cell.probe.wait_for_action_server(ExecuteTree, "execute_tree", client=client)
-        rss = [_rss_kb(proc.pid)]
+        rss = [rss_kb(proc.pid)]
         rng = random.Random(args.seed)
         results, start = [], time.monotonic()
         for i in range(200):
@@ -139,22 +141,15 @@ def execute_tree_storm(args):
                 handle.cancel_goal_async()
             time.sleep(rng.uniform(0.0, 0.08))
             if i == 100:
-                rss.append(_rss_kb(proc.pid))
+                rss.append(rss_kb(proc.pid))
         sending_s = time.monotonic() - start
         cell.probe.wait_for(lambda: all(f.done() for f in results), "every goal answered", 30.0)
-        rss.append(_rss_kb(proc.pid))
+        rss.append(rss_kb(proc.pid))
         final = cell.probe.wait_future(client.send_goal_async(ExecuteTree.Goal(target_tree="Sleepy")), 5.0, "last")
         last = cell.probe.wait_future(final.get_result_async(), 15.0, "the next goal's result").result
     ok = last.node_status == "SUCCESS" and rss[-1] < rss[1] * 1.10 and cell.leftovers is None and sending_s < 20
     return ok, (f"200 goals in {sending_s:.1f} s, all answered; next goal {last.node_status}; RSS "
                 f"{rss[0]} -> {rss[1]} -> {rss[2]} kB; leftovers {cell.leftovers}")
-
-
-def _rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def send_goal_server_lost(args):

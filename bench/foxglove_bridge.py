@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -34,14 +33,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "test" / "support"))
 
+from robot_tasks.testing.procfs import cpu_seconds  # noqa: E402
+
 PHYSICS_HZ = 240.0
 WATCHED = ["/tf", "/tf_static", "/panda/joint_states", "/camera/image_raw", "/object_markers",
            "/panda/robot_description"]
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class ClockSampler:

@@ -18,8 +18,8 @@ and gets the same life cycle:
    unknown scene ...) or one of rclpy's parameter/name errors raised while building is a
    bad configuration: its message is printed as `<program>: <message>` and the process
    exits with code 2. Any other exception is a bug and propagates (exit 1, traceback).
-4. The node runs: by default the executor spins (single-threaded, the fast one in
-   rclpy 9.1.2) until the stop flag is set; a process with its own loop (the sim steps
+4. The node runs: by default the executor (`make_executor`: rclpy's SingleThreadedExecutor,
+   or the EventsExecutor on request) spins until the stop flag is set; a process with its own loop (the sim steps
    physics on the main thread) passes `main_loop(node, executor, stop)`.
 5. Shutdown in the order that leaves nothing behind (shared/ros/README.md): the
    executor, the node's `close()` if it has one (its own threads), the node, the
@@ -39,6 +39,36 @@ SPIN_POLL_S = 0.1   # s; the default loop sees a stop request within this time
 MainLoop = Callable[[object, object, StopRequest], None]
 
 
+EXECUTOR_ENV = "ROBOT_TASKS_EXECUTOR"
+EXECUTOR_KINDS = ("events", "single_threaded")
+
+
+def make_executor(kind: str | None = None):
+    """The executor a node process spins (`ROBOT_TASKS_EXECUTOR`, default "single_threaded").
+
+    "single_threaded": rclpy's SingleThreadedExecutor, the default: every node, test and
+    fault scenario of the project is proven on it.
+    "events": rclpy's EventsExecutor (rclpy.experimental, C++), opt-in. It reacts to each
+    arrival instead of rebuilding a wait set of every entity in Python on each wake-up, so
+    it costs less CPU per message (bench/episode_speed.py measures both side by side). On
+    rclpy 9.1.2 it is not yet a drop-in: no guard conditions, an EventsExecutor spinning
+    in its own thread did not stop on shutdown(), and the Groot2-monitoring and
+    server-lost tests fail with it; the sim always uses the single-threaded one.
+    """
+    import os
+
+    kind = kind or os.environ.get(EXECUTOR_ENV) or "single_threaded"
+    if kind not in EXECUTOR_KINDS:
+        raise RobotTasksError(f"{EXECUTOR_ENV}={kind!r}: use one of {', '.join(EXECUTOR_KINDS)}")
+    if kind == "events":
+        from rclpy.experimental import EventsExecutor
+
+        return EventsExecutor()
+    from rclpy.executors import SingleThreadedExecutor
+
+    return SingleThreadedExecutor()
+
+
 def spin_until_stopped(node, executor, stop: StopRequest) -> None:
     """The default main loop: spin the executor on this thread until SIGINT/SIGTERM."""
     while not stop():
@@ -47,7 +77,7 @@ def spin_until_stopped(node, executor, stop: StopRequest) -> None:
 
 def run_node(make_node: Callable[[], object], args: Sequence[str] | None = None, *,
              program: str = "node", main_loop: MainLoop | None = None,
-             configure_dds: bool = True) -> int:
+             configure_dds: bool = True, executor_kind: str | None = None) -> int:
     """Run one node process from start to exit code (see the module docstring).
 
     Args:
@@ -56,6 +86,8 @@ def run_node(make_node: Callable[[], object], args: Sequence[str] | None = None,
         program: the process's name, the prefix of its error messages.
         main_loop: `main_loop(node, executor, stop)` instead of `spin_until_stopped`.
         configure_dds: False when the caller already set up loopback DDS its own way.
+        executor_kind: "single_threaded" or "events" (see `make_executor`); None = the
+            ROBOT_TASKS_EXECUTOR environment variable, else "single_threaded".
     Returns 0 after a clean stop, 2 for a bad configuration.
     """
     argv = list(sys.argv if args is None else args)
@@ -68,7 +100,6 @@ def run_node(make_node: Callable[[], object], args: Sequence[str] | None = None,
         set_up_dds()                            # before rclpy.init(): loopback unless opted out
     import rclpy
     from rclpy.exceptions import NameValidationException, ParameterException
-    from rclpy.executors import SingleThreadedExecutor
     from rclpy.signals import SignalHandlerOptions
 
     try:
@@ -83,7 +114,7 @@ def run_node(make_node: Callable[[], object], args: Sequence[str] | None = None,
         except (RobotTasksError, ParameterException, NameValidationException) as err:
             print(f"{program}: {err}", file=sys.stderr)
             return 2
-        executor = SingleThreadedExecutor()
+        executor = make_executor(executor_kind)
         executor.add_node(node)
         (main_loop or spin_until_stopped)(node, executor, stop)
         return 0

@@ -128,3 +128,58 @@ def inet_sockets_of(pid: int) -> list[InetSocket]:
             sockets.append(InetSocket(proto, _hex_ip(local[0]), int(local[1], 16),
                                       _hex_ip(remote[0]), int(remote[1], 16), inode))
     return sockets
+
+
+# ---- what a process costs (benches: CPU per node, memory and descriptors over a soak) ----
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time that process `pid` has used so far [s] (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    """Resident set size of process `pid` [kB], 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def open_fd_count(pid: int) -> int:
+    """How many file descriptors process `pid` holds open (0 if it is gone)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live descendant of `pid` (children, their children ...), parents first."""
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop(0)
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                children = Path(f"/proc/{parent}/task/{tid}/children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.append(child)
+                    frontier.append(child)
+    return found
+
+
+def command_line(pid: int) -> list[str]:
+    """argv of process `pid` ([] if it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")[:-1]
+    except OSError:
+        return []

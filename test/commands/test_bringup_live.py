@@ -212,7 +212,9 @@ def test_a_respawning_node_comes_back_after_it_exits(ros_env, launcher):
     wait_until(lambda: len(children_of(proc.pid)) == 1 and "perception_server" in proc.log_path.read_text(),
                "perception_server to start", 60.0)
     first = children_of(proc.pid)[0]
-    time.sleep(2.0)                                  # let it finish starting before it is stopped
+    # let it finish starting before it is stopped (its signal handling is installed by then;
+    # a fixed sleep was too short on a loaded machine: SIGTERM killed it mid-import, rc -15)
+    wait_until(lambda: "DetectObjects on" in proc.log_path.read_text(), "perception_server to be up", 60.0)
     os.kill(first, signal.SIGTERM)                   # it exits cleanly (code 0) ...
     wait_until(lambda: "bringup: respawned" in proc.log_path.read_text(), "the respawn", 30.0)
     log = proc.log_path.read_text()

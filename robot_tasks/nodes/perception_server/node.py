@@ -8,7 +8,9 @@ Threads, and why:
 * goal threads: each goal's blocking flow (goal_runner.run_goal); their outcome and
   feedback go back to the executor thread through a guard condition (ThreadBridge).
 The stream publishes from the detection thread (one publisher, one thread), and only
-while somebody subscribes to it: an idle server detects nothing.
+while somebody subscribes to it: an idle server detects nothing. The camera images are
+subscribed only while a goal runs or the stream is watched (camera_subscriptions.py), so
+an idle cell's camera renders nothing either.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from visualization_msgs.msg import MarkerArray
 
 from robot_tasks.perception import Detector
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
+from robot_tasks.nodes.perception_server.camera_subscriptions import CameraSubscriptions
 from robot_tasks.nodes.perception_server.detection_msgs import (detected_objects, detection_array, detection_markers,
                                                                keep, set_stamp_ns)
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, detect_snapshot
@@ -50,6 +53,7 @@ def camera_qos(reliability: str) -> QoSProfile:
 
 
 MAX_PARALLEL_GOALS = 4
+CAMERA_CHECK_PERIOD_S = 0.5     # wall s between "are images still needed?" checks
 # The camera pose is latched (published once): LATCHED, so a late reader gets it too.
 
 
@@ -67,12 +71,14 @@ class PerceptionServer(Node):
         self._cancel_tokens: dict[bytes, CancelToken] = {}
 
         qos = camera_qos(cfg.camera_reliability)
-        rgb_sub = self.create_subscription(Image, cfg.image_topic, self.feed.add_rgb, qos)
-        depth_sub = self.create_subscription(Image, cfg.depth_topic, self.feed.add_depth, qos)
+        self.camera = CameraSubscriptions(lambda: [
+            self.create_subscription(Image, cfg.image_topic, self.feed.add_rgb, qos),
+            self.create_subscription(Image, cfg.depth_topic, self.feed.add_depth, qos),
+            self.create_subscription(CameraInfo, cfg.camera_info_topic, self.feed.set_info, qos)])
         self._detect = functools.partial(
             detect_snapshot, self.detector, world_frame=cfg.world_frame, support_height=cfg.support_height,
-            sources={"rgb": rgb_sub.topic_name, "depth": depth_sub.topic_name})
-        self.create_subscription(CameraInfo, cfg.camera_info_topic, self.feed.set_info, qos)
+            sources={"rgb": self.resolve_topic_name(cfg.image_topic),
+                     "depth": self.resolve_topic_name(cfg.depth_topic)})
         if cfg.camera_pose_topic:
             self.create_subscription(PoseStamped, cfg.camera_pose_topic, self.feed.set_pose, LATCHED)
         self._action = ActionServer(self, DetectObjects, cfg.action_name, execute_callback=self._execute,
@@ -88,6 +94,8 @@ class PerceptionServer(Node):
             # Wall-clock timer: the stream's CPU cost stays bounded at any sim speed.
             self.create_timer(1.0 / cfg.stream_rate, self._stream_tick,
                               clock=Clock(clock_type=ClockType.STEADY_TIME))
+        # Wall clock: whether images are still needed is a question about this process.
+        self.create_timer(CAMERA_CHECK_PERIOD_S, self._check_camera_need, clock=Clock(clock_type=ClockType.STEADY_TIME))
         sources = ([f"topic '{cfg.camera_pose_topic}'"] if cfg.camera_pose_topic else []) \
             + (["parameter camera_pose"] if cfg.camera_pose is not None else [])
         pose = ", else ".join(sources) or "nowhere (set camera_pose or camera_pose_topic): goals will fail"
@@ -108,6 +116,7 @@ class PerceptionServer(Node):
         request = GoalRequest(labels, goal.min_confidence, time.monotonic() + timeout, self.feed.latest_seq)
         key = bytes(goal_handle.goal_id.uuid)
         token = self._cancel_tokens[key] = CancelToken()
+        self.camera.hold()                        # the goal waits for a frame newer than itself
         done = Future()
 
         def feedback(phase: str) -> None:
@@ -154,11 +163,20 @@ class PerceptionServer(Node):
             token.set()
         return CancelResponse.ACCEPT
 
+    # --- images: only while a goal runs or the stream is watched -------------------------
+    def _stream_watched(self) -> bool:
+        return self._stream_pub is not None and bool(
+            self._stream_pub.get_subscription_count() or self._markers_pub.get_subscription_count())
+
+    def _check_camera_need(self) -> None:
+        self.camera.update(bool(self._cancel_tokens) or self._stream_watched(), self.destroy_subscription)
+
     # --- detections stream ----------------------------------------------------------------
     def _stream_tick(self) -> None:
-        if not (self._stream_pub.get_subscription_count() or self._markers_pub.get_subscription_count()):
+        if not self._stream_watched():
             self.stream_stats["skipped_unwatched"] += 1   # nobody listens: detect nothing
             return
+        self.camera.hold()
         snap = self.feed.snapshot()
         if snap is None or snap.pair.seq == self._streamed_seq:
             return                                   # nothing new to look at

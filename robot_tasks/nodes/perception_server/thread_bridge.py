@@ -5,9 +5,10 @@
 
 Why: rclpy objects (an action goal's Future, goal handles) are meant to be touched from
 the executor thread, and an `async` execute callback awaiting an rclpy Future is only
-resumed when the executor wakes up. A guard condition does both: `trigger()` is
-thread-safe and wakes the executor, whose callback then runs the queued functions.
-No polling timer, so a result reaches the client as soon as it exists.
+resumed when the executor wakes up. `executor.create_task` does both: it is thread-safe
+and wakes the executor, which then runs the queued functions. (A guard condition would
+too, but rclpy's EventsExecutor does not support guard conditions.) No polling timer, so
+a result reaches the client as soon as it exists.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ class ThreadBridge:
         self._queue: deque = deque()
         self._lock = threading.Lock()
         self._closed = False
-        self._guard = node.create_guard_condition(self._drain)
 
     def call_soon(self, fn: Callable, *args) -> bool:
         """Queue fn(*args) for the executor thread; False if the bridge is closed."""
@@ -30,7 +30,10 @@ class ThreadBridge:
             if self._closed:
                 return False
             self._queue.append((fn, args))
-            self._guard.trigger()
+            executor = self._node.executor
+        if executor is None:             # not spinning yet: the queue waits for the next call
+            return True
+        executor.create_task(self._drain)
         return True
 
     def _drain(self) -> None:

@@ -91,6 +91,12 @@ class SteppingLoop:
         self.object_ticker = Ticker(params.object_rate)
         self.camera_ticker = Ticker(params.camera_rate)
         self._tickers = (self.js_ticker, self.clock_ticker, self.object_ticker, self.camera_ticker)
+        # frames closer than this in wall time are skipped (camera_max_wall_rate); the 0.8
+        # leaves room for jitter so that at rtf 1 no frame is ever skipped
+        cap = params.camera_max_wall_rate
+        self._min_render_gap = 0.8 / cap if cap > 0 else 0.0
+        self._last_render = -float("inf")
+        self.skipped_frames = 0
         self._next_due = 0.0
         self.steps = 0
         self._last_lag_warning = -1e9
@@ -115,8 +121,16 @@ class SteppingLoop:
         if node.objects is not None and self.object_ticker.due(t):
             node.objects.publish(t)
         if node.camera is not None and self.camera_ticker.due(t):
-            node.camera.publish(t)
+            self._publish_frame(t)
         self._next_due = min(ticker.next for ticker in self._tickers)
+
+    def _publish_frame(self, t: float) -> None:
+        now = time.perf_counter()
+        if now - self._last_render < self._min_render_gap:
+            self.skipped_frames += 1          # faster than real time: nobody could use this frame
+            return
+        if self.node.camera.publish(t):
+            self._last_render = now
 
     def run(self, stop: Callable[[], bool], max_steps: int | None = None) -> int:
         """Step until stop() or max_steps; return the total number of steps taken."""

@@ -29,4 +29,5 @@ def stepping_loop(node, executor, stop) -> None:
 def main(argv: list[str] | None = None) -> int:
     from robot_tasks.nodes.sim.node import SimNode
 
-    return run_node(SimNode, argv, program="sim", main_loop=stepping_loop)
+    return run_node(SimNode, argv, program="sim", main_loop=stepping_loop,
+                    executor_kind="single_threaded")   # it spins in its own thread

@@ -10,9 +10,19 @@
 | clock_rate         | 100.0   | /clock per sim second (raised to joint_state_rate if lower)    |
 | camera_rate        | 5.0     | RGB-D frames per sim second; 0 = camera off                    |
 | camera_width/height| 320/240 | image size in pixels                                           |
+| camera_max_wall_rate | 5.0   | at most this many frames per wall second (0 = no cap): faster  |
+|                    |         | than real time (rtf 0) frames are skipped, see below           |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
+
+Why a wall-clock cap on the camera: a 320x240 frame costs 40-70 ms of CPU (TinyRenderer),
+so at camera_rate 5 and three times real time the camera alone would need most of a
+core. Its consumers are bounded in wall time too (the perception server's detections
+stream runs at most stream_rate per wall second), so frames beyond the cap would be
+rendered for nobody. At rtf <= 1 the cap never binds (frames come camera_rate per sim
+second, i.e. at most 5 per wall second); a DetectObjects goal at rtf 0 waits at most
+1 / camera_max_wall_rate wall seconds for its fresh frame.
 
 Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
 forced false: this node is the clock source.
@@ -36,6 +46,7 @@ class SimParams:
     camera_rate: float
     camera_width: int
     camera_height: int
+    camera_max_wall_rate: float
     object_rate: float
     gui: bool
 
@@ -65,6 +76,8 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_rate=rate("camera_rate", 5.0, "RGB-D frames per sim second; 0 = off", zero_allowed=True),
         camera_width=pixels("camera_width", 320),
         camera_height=pixels("camera_height", 240),
+        camera_max_wall_rate=rate("camera_max_wall_rate", 5.0, "camera frames per wall second at most; 0 = no cap",
+                                  zero_allowed=True),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
     )

@@ -54,9 +54,10 @@ class CameraIO:
         """Does anybody read the camera? Rendering costs 20-40 ms a frame: skip it if not."""
         return any(pub.get_subscription_count() for pub in (self._image_pub, self._depth_pub, self._info_pub))
 
-    def publish(self, ros_seconds: float) -> None:
+    def publish(self, ros_seconds: float) -> bool:
+        """Render and send one frame if anybody reads the camera; True if it did."""
         if not self.watched():
-            return
+            return False
         frame = self.camera.capture()
         rgb = rgb_image(frame.rgb, OPTICAL_FRAME)
         depth = depth_image(frame.depth, OPTICAL_FRAME)
@@ -65,6 +66,7 @@ class CameraIO:
         self._image_pub.publish(rgb)
         self._depth_pub.publish(depth)
         self._info_pub.publish(self._info)
+        return True
 
 
 class ObjectsIO:

@@ -13,12 +13,18 @@ Out:
 
 A robot_description that cannot be used is logged (naming the robot and the reason)
 and that robot's frames are left out until a good one arrives.
+
+Nobody watching costs (almost) nothing: joint_states arrive serialized and are decoded,
+run through the FrameTree and published only while /tf has a subscriber (rviz2,
+Foxglove, a tf2 listener). robot_state_publisher always publishes; here the 100 Hz
+decode + forward kinematics was a tenth of a core at rtf 1 with no one listening.
 """
 from __future__ import annotations
 
 from geometry_msgs.msg import PoseStamped
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
@@ -42,7 +48,8 @@ class RobotTransforms:
         self.node, self.robot = node, robot
         self.tree: FrameTree | None = None
         node.create_subscription(String, f"{robot.namespace}/robot_description", self.on_description, LATCHED)
-        node.create_subscription(JointState, f"{robot.namespace}/joint_states", self.on_joint_states, 10)
+        node.create_subscription(JointState, f"{robot.namespace}/joint_states", self.on_serialized_joint_states,
+                                 10, raw=True)
 
     def frame(self, link: str) -> str:
         return self.robot.frame_prefix + link
@@ -63,6 +70,10 @@ class RobotTransforms:
         self.node.set_static(static)
         self.node.get_logger().info(f"robot {self.robot.namespace}: {len(tree.links)} links, "
                                     f"{len(tree.movable_joint_names)} movable joints")
+
+    def on_serialized_joint_states(self, data: bytes) -> None:
+        if self.tree is not None and self.node.tf_pub.get_subscription_count():
+            self.on_joint_states(deserialize_message(data, JointState))
 
     def on_joint_states(self, msg: JointState) -> None:
         tree = self.tree
@@ -103,6 +114,8 @@ class StatePublisher(Node):
                                            pose_of(msg.pose.position, msg.pose.orientation), msg.header.stamp)])
 
     def on_objects(self, msg: ObjectStateArray) -> None:
+        if not self.tf_pub.get_subscription_count():
+            return
         parent = msg.header.frame_id or self.config.world_frame
         transforms = [transform_stamped(parent, o.name, pose_of(o.pose.position, o.pose.orientation),
                                         msg.header.stamp) for o in msg.objects]

@@ -3,6 +3,7 @@ while somebody subscribes to it (a real node in-process; the detection thread is
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from sensor_msgs.msg import CameraInfo
@@ -60,3 +61,33 @@ def test_no_subscriber_no_detection_then_one_subscriber_gets_them(server):
     assert len(submitted) == 1, "with a subscriber, the new frame is detected"
     executor.shutdown()
     listener.destroy_node()
+
+
+def test_images_subscribed_only_while_the_stream_is_watched(server):
+    """No goal, no stream subscriber: no image subscription (the camera renders nothing);
+    a stream subscriber makes the server subscribe; it lets go after the linger."""
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    node, _submitted, context = server
+    image_topic = node.resolve_topic_name(node.cfg.image_topic)
+    assert not node.camera.active and node.count_subscribers(image_topic) == 0
+    listener = rclpy.create_node(f"lazy_listener_{next(_names)}", context=context)
+    listener.create_subscription(DetectedObjectArray, node._stream_pub.topic_name, lambda _m: None, 10)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(listener)
+    for _ in range(200):                              # until discovery matched the two (bounded)
+        if node._stream_pub.get_subscription_count() > 0:
+            break
+        executor.spin_once(timeout_sec=0.02)
+    node._check_camera_need()
+    assert node.camera.active and node.count_subscribers(image_topic) == 1
+    executor.shutdown()
+    listener.destroy_node()
+    for _ in range(200):
+        if node._stream_pub.get_subscription_count() == 0:
+            break
+        time.sleep(0.02)                              # the listener is gone: wait for the count to drop
+    node.camera.linger_s = 0.0
+    node._check_camera_need()
+    assert not node.camera.active and node.count_subscribers(image_topic) == 0

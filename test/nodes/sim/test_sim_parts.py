@@ -92,3 +92,41 @@ def test_inbox_hands_errors_back_and_close_fails_waiting_calls():
     assert failed and not caller.is_alive()
     with pytest.raises(InboxClosed):
         inbox.call(lambda: None)
+
+
+class _CountingCamera:
+    def __init__(self):
+        self.frames = 0
+
+    def publish(self, _t: float) -> bool:
+        self.frames += 1
+        return True
+
+
+class _NodeStandIn:
+    """What SteppingLoop reads of a SimNode, with a world that only counts time."""
+
+    def __init__(self, camera_rate: float, cap: float):
+        from types import SimpleNamespace
+
+        self.params = SimpleNamespace(joint_state_rate=0.0, clock_rate=0.0, object_rate=0.0,
+                                      camera_rate=camera_rate, camera_max_wall_rate=cap, real_time_factor=0.0)
+        self.world = SimpleNamespace(time=0.0, time_step=1.0 / 240.0)
+        self.world.step = lambda: setattr(self.world, "time", self.world.time + self.world.time_step)
+        self.robots, self.objects, self.camera = [], None, _CountingCamera()
+        self.inbox = SimpleNamespace(pending=False, drain=lambda: None)
+
+    def ros_time(self) -> float:
+        return self.world.time
+
+
+def test_camera_wall_cap_skips_frames_faster_than_real_time_only():
+    from robot_tasks.nodes.sim.loop import SteppingLoop
+
+    # 10 sim s stepped in far less than a wall second: uncapped, 50 frames; capped at
+    # 5 per wall second, only the first frame of that wall second is rendered
+    uncapped, capped = _NodeStandIn(5.0, 0.0), _NodeStandIn(5.0, 5.0)
+    for node in (uncapped, capped):
+        SteppingLoop(node).run(lambda: False, max_steps=2400)
+    assert uncapped.camera.frames == 50
+    assert 1 <= capped.camera.frames <= 3

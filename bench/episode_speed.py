@@ -1,0 +1,182 @@
+"""Benchmark (issue 16): how fast an episode runs, and what every node costs, busy and idle.
+
+Per executor kind (`--executors events,single_threaded`: robot_tasks.ros.node_main's
+ROBOT_TASKS_EXECUTOR, side by side in one run), with real processes over loopback DDS:
+
+1. one undisturbed `robot-tasks demo franka_stacking` episode per real-time factor
+   (default `--rtfs 0,1`): sim time / wall time of the tree's run, and the CPU each node
+   used while the tree ran (% of one core: CPU seconds / wall seconds of the run);
+2. the same node set idle (`robot-tasks bringup config/franka_stacking.yaml`, rtf 1, no
+   goal, nobody watching): CPU per node over `--idle-seconds` after `--warmup` seconds.
+
+    PYTHONPATH=. .venv/bin/python bench/episode_speed.py [--rtfs 0,1] [--executors events,single_threaded]
+                                                         [--seed 0] [--idle-seconds 20]
+
+Targets (issue 16): at rtf 0 the episode runs >= 3x faster than real time; a server with
+no goal and no subscriber to its streams uses < 3 % of a core. The table prints each next
+to its measurement with PASS/MISS. On a shared machine the figures move with the load:
+compare the columns of one run, not runs of different days.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from robot_tasks.testing.procfs import command_line, cpu_seconds, descendants  # noqa: E402
+
+CLI = [sys.executable, "-m", "robot_tasks.cli"]
+TARGET_SPEEDUP = 3.0          # sim s per wall s at rtf 0
+TARGET_IDLE_SERVER_PERCENT = 3.0
+SERVERS = ("arm_server", "gripper_server", "perception_server", "tree_executor")
+
+
+def node_name(pid: int) -> str | None:
+    """`robot_tasks.nodes.<name>` of a node process (from its command line), else None."""
+    argv = command_line(pid)
+    for i, arg in enumerate(argv[:-1]):
+        if arg == "-m" and argv[i + 1].startswith("robot_tasks.nodes."):
+            return argv[i + 1].rsplit(".", 1)[1]
+    return None
+
+
+def node_cpu(root_pid: int) -> dict[str, float]:
+    """{node name: CPU seconds so far} of the node processes under `root_pid`."""
+    found = {}
+    for pid in descendants(root_pid):
+        name = node_name(pid)
+        if name is not None:
+            try:
+                found[name] = cpu_seconds(pid)
+            except OSError:
+                pass
+    return found
+
+
+def percent(before: dict, after: dict, seconds: float) -> dict[str, float]:
+    return {name: 100.0 * (after[name] - before.get(name, 0.0)) / seconds for name in after}
+
+
+def executor_env(kind: str) -> dict[str, str]:
+    from robot_tasks.ros.node_main import EXECUTOR_ENV
+
+    return {**os.environ, EXECUTOR_ENV: kind}
+
+
+def run_episode(rtf: float, seed: int, out: Path, timeout: float, executor: str) -> dict:
+    """One demo episode; CPU per node between the tree's first phase and its end."""
+    out.mkdir(parents=True, exist_ok=True)
+    demo = subprocess.Popen(CLI + ["demo", "franka_stacking", "--seed", str(seed), "--rtf", str(rtf),
+                                   "--out", str(out), "--timeout", str(timeout)], env=executor_env(executor),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    marks: dict[str, tuple[float, dict]] = {}
+    lines: list[str] = []
+
+    def read_output():
+        for line in demo.stdout:
+            lines.append(line)
+            if "start" not in marks and line.lstrip().startswith("[") and " s] " in line:
+                marks["start"] = (time.monotonic(), node_cpu(demo.pid))      # the tree's first phase
+            elif "tree finished" in line:
+                marks["end"] = (time.monotonic(), node_cpu(demo.pid))
+
+    reader = threading.Thread(target=read_output, daemon=True)
+    reader.start()
+    try:
+        demo.wait(timeout=timeout + 120)
+    except subprocess.TimeoutExpired:
+        demo.send_signal(signal.SIGINT)
+        demo.wait(timeout=60)
+    reader.join(timeout=5)
+    reports = sorted(out.glob(f"franka_stacking_seed{seed}_*/report.json"))
+    report = json.loads(reports[-1].read_text()) if reports else {}
+    row = {"rtf": rtf, "executor": executor, "exit": demo.returncode, "success": bool(report.get("success")),
+           "sim_s": report.get("sim_time_s"), "wall_s": report.get("wall_time_s"), "cpu": {},
+           "tail": "".join(lines[-3:]).strip()}
+    if "start" in marks and "end" in marks:
+        (t0, c0), (t1, c1) = marks["start"], marks["end"]
+        row["cpu"] = percent(c0, c1, t1 - t0)
+    return row
+
+
+def measure_idle(warmup: float, seconds: float, executor: str) -> dict[str, float]:
+    """CPU per node of the stacking node set with no goal and no subscriber, at rtf 1."""
+    from robot_tasks.ros.dds import pick_free_domain_id
+
+    domain = pick_free_domain_id()
+    bringup = subprocess.Popen(CLI + ["bringup", str(REPO / "config" / "franka_stacking.yaml"),
+                                      "--domain-id", str(domain)], env=executor_env(executor),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        time.sleep(warmup)
+        before, t0 = node_cpu(bringup.pid), time.monotonic()
+        time.sleep(seconds)
+        after, t1 = node_cpu(bringup.pid), time.monotonic()
+    finally:
+        bringup.send_signal(signal.SIGINT)          # bringup stops its nodes in reverse order
+        try:
+            bringup.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            bringup.kill()
+            bringup.wait()
+    return percent(before, after, t1 - t0)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rtfs", default="0,1", help="real-time factors of the episodes")
+    parser.add_argument("--executors", default="events,single_threaded",
+                        help="executor kinds to compare (ROBOT_TASKS_EXECUTOR)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=15.0, help="s after bringup before the idle window")
+    parser.add_argument("--timeout", type=float, default=300.0, help="wall s per episode")
+    parser.add_argument("--out", type=Path, default=Path("runs/episode_speed"))
+    args = parser.parse_args(argv)
+    rtfs = [float(x) for x in args.rtfs.split(",") if x]
+    executors = [x for x in args.executors.split(",") if x]
+    rows, idle = [], {}
+    for executor in executors:
+        for rtf in rtfs:
+            print(f"{executor}: episode at rtf {rtf:g} ...", flush=True)
+            rows.append(run_episode(rtf, args.seed, args.out / f"{executor}_rtf{rtf:g}",
+                                    max(10.0, min(args.timeout, 900.0)), executor))
+            r = rows[-1]
+            print(f"  {'SUCCESS' if r['success'] else 'FAILED'} sim {r['sim_s']} s wall {r['wall_s']} s"
+                  + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
+        print(f"{executor}: idle node set for {args.idle_seconds:g} s after {args.warmup:g} s ...", flush=True)
+        idle[executor] = measure_idle(max(5.0, args.warmup), max(2.0, min(args.idle_seconds, 120.0)), executor)
+
+    columns = [(f"{r['executor'][:6]} rtf{r['rtf']:g}", r["cpu"]) for r in rows]
+    columns += [(f"{executor[:6]} idle", idle[executor]) for executor in executors]
+    names = sorted({n for _, cpu in columns for n in cpu})
+    print("\nCPU % of one core per node (episodes: while the tree ran; idle: no goal, nobody watching)")
+    print(f"{'node':18s}" + "".join(f"{title:>14s}" for title, _ in columns) + "  idle target")
+    for name in names:
+        verdict = ""
+        if name in SERVERS:
+            verdict = (f"< {TARGET_IDLE_SERVER_PERCENT:g} %: " + ", ".join(
+                f"{e} {'PASS' if idle[e].get(name, 0.0) < TARGET_IDLE_SERVER_PERCENT else 'MISS'}" for e in executors))
+        print(f"{name:18s}" + "".join(f"{cpu.get(name, float('nan')):14.1f}" for _, cpu in columns) + f"  {verdict}")
+    print(f"{'total':18s}" + "".join(f"{sum(cpu.values()):14.1f}" for _, cpu in columns))
+    print()
+    for r in rows:
+        speed = r["sim_s"] / r["wall_s"] if r["sim_s"] and r["wall_s"] else float("nan")
+        cost = sum(r["cpu"].values()) / 100.0 / speed if r["cpu"] and speed == speed else float("nan")
+        target = f"target >= {TARGET_SPEEDUP:g}x {'PASS' if speed >= TARGET_SPEEDUP else 'MISS'}" if r["rtf"] == 0 else ""
+        print(f"{r['executor']:16s} rtf {r['rtf']:g}: {'SUCCESS' if r['success'] else 'FAILED '} sim {r['sim_s']} s "
+              f"in wall {r['wall_s']} s = {speed:.2f}x real time, {cost:.2f} CPU s per sim s  {target}")
+    return 0 if all(r["success"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
