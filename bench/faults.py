@@ -15,20 +15,17 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "test" / "support"))   # the fuzzers and stand-in servers the tests use
 
+from fault_cell import REPO, Cell, _rss_kb  # noqa: E402  (puts the repo and test/support on sys.path)
+from faults_stack import SCENARIOS as STACK_SCENARIOS  # noqa: E402
 from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,  # noqa: E402
                     script_inputs, xml_inputs)
 
 CLI = [sys.executable, "-m", "robot_tasks.cli"]
-NOT_YET = ["sim killed mid-MoveToPose", "arm/perception/gripper server killed mid-tree and restarted",
-           "MoveToPose storm (100 goals in 5 s)", "bad goals through every action", "one-hour soak"]
+NOT_YET = ["bad goals through every action", "one-hour soak"]
 
 
 # ---- fuzzing (no ROS) -----------------------------------------------------------------------
@@ -68,34 +65,6 @@ def fuzz_yaml_goals(args):
 
 
 # ---- ROS scenarios -----------------------------------------------------------------------------
-class Cell:
-    """A loopback ROS domain with a launcher and a probe node (robot_tasks.testing)."""
-
-    def __enter__(self):
-        from robot_tasks.testing.harness import NodeLauncher, RosTestEnv, RosTestNode
-
-        self.dir = Path(tempfile.mkdtemp(prefix="faults_"))
-        self.env = RosTestEnv.create_applied(self.dir)
-        self.launcher = NodeLauncher(self.env, self.dir / "logs")
-        self.probe = RosTestNode("faults_probe", self.env, launcher=self.launcher)
-        return self
-
-    def executor(self, name="tree_executor"):
-        from robot_tasks_interfaces.action import ExecuteTree
-
-        proc = self.launcher.start_module("robot_tasks.nodes.tree_executor", name=name, params={
-            "tree_dirs": [str(REPO / "test" / "support" / "trees")], "include_default_trees": False,
-            "groot2_port": 0})
-        self.probe.wait_for_action_server(ExecuteTree, "execute_tree", timeout=30.0)
-        return proc
-
-    def __exit__(self, *exc):
-        self.probe.close()
-        report = self.launcher.stop_all()
-        self.env.release()
-        self.leftovers = None if report.clean else str(report)
-
-
 def cli_ctrl_c(args):
     """SIGINT at six moments of `robot-tasks execute Sleepy`: no interrupted run may go on to SUCCESS."""
     finished_first = 0
@@ -150,13 +119,6 @@ def execute_tree_storm(args):
                 f"{rss[0]} -> {rss[1]} -> {rss[2]} kB; leftovers {cell.leftovers}")
 
 
-def _rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def send_goal_server_lost(args):
     """The server process ends mid-goal: send-goal reports "server lost" within seconds."""
     with Cell() as cell:
@@ -179,7 +141,7 @@ def send_goal_server_lost(args):
 
 SCENARIOS = {"fuzz_xml": fuzz_xml, "fuzz_scripts": fuzz_scripts, "fuzz_yaml_goals": fuzz_yaml_goals,
              "cli_ctrl_c": cli_ctrl_c, "send_goal_server_lost": send_goal_server_lost,
-             "execute_tree_storm": execute_tree_storm}
+             "execute_tree_storm": execute_tree_storm, **STACK_SCENARIOS}
 
 
 def main(argv=None) -> int:
