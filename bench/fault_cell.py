@@ -23,7 +23,8 @@ for _path in (REPO, REPO / "test" / "support"):      # the stand-in servers and 
 STACKING_YAML = REPO / "config" / "franka_stacking.yaml"
 TEST_TREES = REPO / "test" / "support" / "trees"
 ACTIONS = {"move_to_pose": "MoveToPose", "move_to_joints": "MoveToJoints", "gripper_command": "GripperCommand",
-           "detect_objects": "DetectObjects", "execute_tree": "ExecuteTree"}
+           "detect_objects": "DetectObjects", "execute_tree": "ExecuteTree", "compliant_move": "CompliantMove"}
+STACKING_ACTIONS = ("move_to_pose", "move_to_joints", "gripper_command", "detect_objects", "execute_tree")
 
 
 class Cell:
@@ -54,23 +55,26 @@ class Cell:
 
 
 class StackCell(Cell):
-    """A Cell running config/franka_stacking.yaml's nodes (no state_publisher, no Groot2
-    sockets), the fault trees loaded; `helpers[action name]` are ready ActionHelpers."""
+    """A Cell running a bringup file's nodes (default config/franka_stacking.yaml, without
+    state_publisher; no Groot2 sockets), the fault trees loaded in the tree executor;
+    `helpers[action name]` are ready ActionHelpers for `actions`."""
 
-    def __init__(self, real_time_factor: float = 1.0, seed: int = 0, skip=("state_publisher",)):
+    def __init__(self, real_time_factor: float = 1.0, seed: int = 0, config: Path = STACKING_YAML,
+                 actions=STACKING_ACTIONS, skip=("state_publisher",)):
         self.real_time_factor, self.seed, self.skip = real_time_factor, seed, skip
+        self.config, self.actions = config, actions
 
     def __enter__(self):
         from robot_tasks.testing.stack import NodeStack
 
         super().__enter__()
         try:
-            self.stack = NodeStack(self.launcher, STACKING_YAML, self.dir, skip=self.skip, overrides={
+            self.stack = NodeStack(self.launcher, self.config, self.dir, skip=self.skip, overrides={
                 "sim": {"real_time_factor": self.real_time_factor, "seed": self.seed},
                 "tree_executor": {"tree_dirs": [str(TEST_TREES)], "groot2_port": 0}})
             self.stack.start_all()
             self.helpers = {}
-            for name in ACTIONS:
+            for name in self.actions:
                 self.helpers[name] = self.wait_for_action(name)
         except BaseException:
             self.__exit__(*sys.exc_info())

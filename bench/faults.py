@@ -20,12 +20,13 @@ from pathlib import Path
 
 
 from fault_cell import REPO, Cell, _rss_kb  # noqa: E402  (puts the repo and test/support on sys.path)
+from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS  # noqa: E402
 from faults_stack import SCENARIOS as STACK_SCENARIOS  # noqa: E402
 from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,  # noqa: E402
                     script_inputs, xml_inputs)
 
 CLI = [sys.executable, "-m", "robot_tasks.cli"]
-NOT_YET = ["bad goals through every action", "one-hour soak"]
+NOT_YET = ["one-hour soak"]
 
 
 # ---- fuzzing (no ROS) -----------------------------------------------------------------------
@@ -141,7 +142,7 @@ def send_goal_server_lost(args):
 
 SCENARIOS = {"fuzz_xml": fuzz_xml, "fuzz_scripts": fuzz_scripts, "fuzz_yaml_goals": fuzz_yaml_goals,
              "cli_ctrl_c": cli_ctrl_c, "send_goal_server_lost": send_goal_server_lost,
-             "execute_tree_storm": execute_tree_storm, **STACK_SCENARIOS}
+             "execute_tree_storm": execute_tree_storm, **STACK_SCENARIOS, **BAD_GOAL_SCENARIOS}
 
 
 def main(argv=None) -> int:
