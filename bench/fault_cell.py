@@ -83,8 +83,9 @@ class StackCell(Cell):
 
     def wait_for_action(self, name: str, timeout: float = 90.0):
         """A new ActionHelper on action `name` (see ACTIONS), once its server is ready."""
-        import robot_tasks_interfaces.action as actions
         from server_helpers import ActionHelper
+
+        import robot_tasks_interfaces.action as actions
 
         helper = ActionHelper(self.probe, getattr(actions, ACTIONS[name]), name)
         helper.wait_ready(timeout)

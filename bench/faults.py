@@ -20,14 +20,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-
-from fault_cell import REPO, Cell, _rss_kb  # noqa: E402  (puts the repo and test/support on sys.path)
-from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS  # noqa: E402
-from faults_soak import SCENARIOS as SOAK_SCENARIOS  # noqa: E402
-from faults_stack import SCENARIOS as STACK_SCENARIOS  # noqa: E402
-from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,  # noqa: E402
+from fault_cell import REPO, Cell, _rss_kb  # puts the repo and test/support on sys.path
+from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS
+from faults_soak import SCENARIOS as SOAK_SCENARIOS
+from faults_stack import SCENARIOS as STACK_SCENARIOS
+from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,
                     script_inputs, xml_inputs)
 
 CLI = [sys.executable, "-m", "robot_tasks.cli"]

@@ -14,7 +14,7 @@ import math
 import subprocess
 import sys
 
-from fault_cell import REPO, StackCell, TEST_TREES
+from fault_cell import REPO, TEST_TREES, StackCell
 
 NAN, INF = math.nan, math.inf
 PANDA_ARM = [f"panda_joint{i}" for i in range(1, 8)]
@@ -131,7 +131,11 @@ def _check(helper, cases) -> list[str]:
 
 
 def _still_serving(cell) -> list[str]:
-    from robot_tasks_interfaces.action import DetectObjects, GripperCommand, MoveToJoints
+    from robot_tasks_interfaces.action import (
+        DetectObjects,
+        GripperCommand,
+        MoveToJoints,
+    )
 
     wrong = []
     for name, goal in (("move_to_joints", MoveToJoints.Goal(joint_names=PANDA_ARM, positions=HOME)),
@@ -162,7 +166,7 @@ def _malformed_cli_goal(cell) -> list[str]:
     """`robot-tasks send-goal` with YAML that does not parse: exit 2? 1? — a clear error, no traceback."""
     run = subprocess.run(CLI + ["send-goal", "/move_to_pose", "robot_tasks_interfaces/action/MoveToPose",
                                 "{target: {pose: [1,"], env=cell.env.subprocess_env(), capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=60, check=False)
     if run.returncode == 0 or "Traceback" in run.stderr or not run.stderr.strip():
         return [f"send-goal with a malformed goal: exit {run.returncode}, stderr {run.stderr[-200:]!r}"]
     return []

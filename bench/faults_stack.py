@@ -12,7 +12,6 @@ import threading
 import time
 
 import numpy as np
-
 from fault_cell import StackCell
 
 JOINT_STATES = "/panda/joint_states"
@@ -95,7 +94,7 @@ def sim_killed(args):
         time.sleep(1.5)                                   # planned and moving
         cell.stack.kill("sim")
         last_js = joints.last_wall
-        status, result = helper.result(handle, 30.0)
+        _, result = helper.result(handle, 30.0)
         tree_end = time.monotonic()
         aborted = arm_status.first(GoalStatus.STATUS_ABORTED, last_js)
         abort_s = (aborted - last_js) if aborted else float("inf")
@@ -110,38 +109,48 @@ def sim_killed(args):
                 f"{again.node_status} in {again_s:.1f} s, servers unchanged: {same}; leftovers {cell.leftovers}")
 
 
-KILLED_SERVERS = (("arm_server", "FaultArmSwing", ("left", "right")),
-                  ("gripper_server", "FaultGripper", ("close", "open")),
-                  ("perception_server", "FaultDetect", ("detect",)))
+KILLED_SERVERS = (  # node, its action, the tree that keeps it busy, that tree's leaves of it
+    ("arm_server", "move_to_pose", "FaultArmSwing", ("left", "right")),
+    ("gripper_server", "gripper_command", "FaultGripper", ("close", "open")),
+    ("perception_server", "detect_objects", "FaultDetect", ("detect",)))
 
 
 def server_killed(args):
-    """Each server killed while its leaf runs: the leaf fails with SERVER_UNREACHABLE or
-    RESULT_LOST within LEAF_TIMEOUT_S; restarted, the same tree (one cycle) succeeds."""
+    """Each server killed while one of its goals executes: the leaf fails with SERVER_UNREACHABLE
+    or RESULT_LOST (or SEND_GOAL_TIMEOUT, when the kill lands between two goals of the loop,
+    before the next one was accepted) within LEAF_TIMEOUT_S; once the dead server has left
+    the graph it is restarted, and the same tree (one cycle) succeeds."""
+    from action_msgs.msg import GoalStatus
+
     rng = random.Random(args.seed)
     lines, ok = [], True
     with StackCell() as cell:
-        for server, tree, leaves in KILLED_SERVERS:
+        watchers = {action: GoalStatusWatcher(cell.probe, action) for _, action, _, _ in KILLED_SERVERS}
+        for server, action, tree, leaves in KILLED_SERVERS:
+            sent = time.monotonic()
             helper, handle, feedback = _send_tree(cell, tree, "{cycles: -1}")
             _wait_running(cell, feedback, leaves)
-            time.sleep(rng.uniform(0.1, 0.6))
+            cell.probe.wait_for(lambda: watchers[action].first(GoalStatus.STATUS_EXECUTING, sent) is not None,
+                                f"a {action} goal executing", 60.0)
+            time.sleep(rng.uniform(0.1, 0.3))
             killed = cell.stack.kill(server)
             _, result = helper.result(handle, LEAF_TIMEOUT_S + 20.0)
             took = time.monotonic() - killed
-            clear = any(code in result.return_message for code in ("SERVER_UNREACHABLE", "RESULT_LOST"))
+            code = next((c for c in CLEAR_LOSS_CODES if c in result.return_message), "")
+            dead = cell.helpers[action].client
+            cell.probe.wait_for(lambda: not dead.server_is_ready(), f"the killed {server} to leave the graph", 20.0)
             cell.stack.start(server)
-            action = {"arm_server": "move_to_pose", "gripper_server": "gripper_command"}.get(server, "detect_objects")
             cell.wait_for_action(action, 60.0)
             again, again_s = cell.run_tree(tree, "{cycles: 1}", 120.0)
-            good = (result.node_status == "FAILURE" and clear and took < LEAF_TIMEOUT_S
-                    and again.node_status == "SUCCESS")
-            ok &= good
-            code = next((c for c in ("SERVER_UNREACHABLE", "RESULT_LOST", "ABORTED") if c in result.return_message),
-                        result.return_message[:60])
-            lines.append(f"{server}: {result.node_status} {code} after {took:.1f} s, restarted: "
-                         f"{again.node_status} in {again_s:.1f} s")
+            ok &= result.node_status == "FAILURE" and bool(code) and took < LEAF_TIMEOUT_S \
+                and again.node_status == "SUCCESS"
+            lines.append(f"{server}: {result.node_status} {code or result.return_message[-80:]} after {took:.1f} s, "
+                         f"restarted: {again.node_status} in {again_s:.1f} s")
     ok &= cell.leftovers is None
     return ok, "; ".join(lines) + f"; leftovers {cell.leftovers}"
+
+
+CLEAR_LOSS_CODES = ("SERVER_UNREACHABLE", "RESULT_LOST", "SEND_GOAL_TIMEOUT")
 
 
 STORM_GOALS = 100
@@ -154,6 +163,7 @@ def move_to_pose_storm(args):
     afterwards (no trajectory left running)."""
     from action_msgs.msg import GoalStatus
     from server_helpers import pose_goal
+
     from robot_tasks_interfaces.action import MoveToPose
 
     rng = random.Random(args.seed)

@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from robot_tasks.bringup import load_plan, node_argv, with_overrides
 from robot_tasks.testing.harness import HarnessError, NodeLauncher, NodeProcess
