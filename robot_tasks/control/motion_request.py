@@ -25,7 +25,7 @@ import pinocchio as pin
 
 from .errors import InputError
 from .motion_errors import ErrorCode, MotionFailure
-from .pose import Pose
+from .pose import Pose, unit_quaternion_problem
 
 
 
@@ -146,8 +146,9 @@ def pose_request(frame_id: str, position, quaternion, motion: Motion, frames: Fr
     if not np.all(np.isfinite(quat)):
         raise MotionFailure(ErrorCode.INVALID_GOAL,
                             f"target orientation has NaN/inf: {quat.tolist()}")
-    if float(np.linalg.norm(quat)) < 1e-6:
-        raise MotionFailure(ErrorCode.INVALID_GOAL, "target orientation is a zero quaternion")
+    problem = unit_quaternion_problem(quat)
+    if problem:
+        raise MotionFailure(ErrorCode.INVALID_GOAL, f"target orientation {problem}")
     if not isinstance(motion, Motion):
         raise MotionFailure(ErrorCode.INVALID_GOAL,
                             f"motion {motion} unknown; use FREE, PLANNED or CARTESIAN")

@@ -22,6 +22,29 @@ def as_vector(values, length: int, what: str) -> np.ndarray:
     return vec
 
 
+UNIT_QUATERNION_TOLERANCE = 0.01   # |x² + y² + z² + w² - 1| a goal may be off by (tf2's setTransform rule)
+
+
+def unit_quaternion_problem(quaternion) -> str | None:
+    """Why `quaternion` (x, y, z, w) is not a usable orientation *as given*, or None.
+
+    A Pose normalizes any non-zero quaternion, which is right for values we compute; a
+    quaternion that arrives in a goal is checked first: one of length 2 or (1, 1, 0, 0) is
+    a caller's mistake (a wrong field, a missing normalization), not a rotation to guess.
+    Values typed with 4-5 digits ("0.7071;0;0;0.7071") are well within the tolerance.
+    """
+    quat = np.asarray(quaternion, dtype=float).reshape(-1)
+    if quat.shape[0] != 4 or not np.all(np.isfinite(quat)):
+        return f"is not 4 finite numbers: {quat.tolist()}"
+    squared = float(quat @ quat)
+    if squared < 1e-12:
+        return "is a zero quaternion"
+    if abs(squared - 1.0) > UNIT_QUATERNION_TOLERANCE:
+        return (f"is not normalized: length {squared ** 0.5:.4g} (x, y, z, w) = {quat.tolist()}; "
+                f"send a unit quaternion")
+    return None
+
+
 @dataclass(frozen=True)
 class Pose:
     """Position in metres and orientation as a unit quaternion in (x, y, z, w) order.

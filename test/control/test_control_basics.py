@@ -55,3 +55,20 @@ def test_arm_specs_point_at_real_files():
     assert all(os.path.isdir(d) for d in panda.package_dirs + ur10.package_dirs)
     with pytest.raises(ModelError, match="unknown robot"):
         arm_spec("kuka")
+
+
+@pytest.mark.parametrize("quaternion, problem", [
+    ((0.0, 0.0, 0.0, 1.0), None),
+    ((0.7071, 0.0, 0.0, 0.7071), None),           # typed with 4 digits: within tolerance
+    ((0.92388, 0.0, 0.382683, 0.0), None),         # trees/franka_press.xml
+    ((0.0, 0.0, 0.0, 2.0), "not normalized: length 2"),
+    ((0.0, 0.0, 0.0, 0.9), "not normalized: length 0.9"),
+    ((0.0, 0.0, 0.0, 0.0), "zero quaternion"),
+    ((float("nan"), 0.0, 0.0, 1.0), "not 4 finite numbers"),
+    ((0.0, 0.0, 1.0), "not 4 finite numbers"),
+])
+def test_goal_quaternions_must_be_unit_length(quaternion, problem):
+    from robot_tasks.control.pose import unit_quaternion_problem
+
+    found = unit_quaternion_problem(quaternion)
+    assert (found is None) if problem is None else (problem in found), found

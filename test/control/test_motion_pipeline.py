@@ -75,6 +75,8 @@ def test_frame_map_round_trip_with_a_rotated_base():
 @pytest.mark.parametrize("args, code, words", [
     (("world", [math.nan, 0, 1], DOWN, Motion.FREE), ErrorCode.INVALID_GOAL, "NaN"),
     (("world", [0, 0, 1], (0, 0, 0, 0), Motion.FREE), ErrorCode.INVALID_GOAL, "zero quaternion"),
+    (("world", [0, 0, 1], (0, 0, 0, 2), Motion.FREE), ErrorCode.INVALID_GOAL, "not normalized: length 2"),
+    (("world", [0, 0, 1], (1, 1, 0, 0), Motion.FREE), ErrorCode.INVALID_GOAL, "not normalized: length 1.414"),
     (("tool0", [0, 0, 1], DOWN, Motion.FREE), ErrorCode.INVALID_FRAME, "'tool0'"),
     (("world", [0, 0, 1], DOWN, 3), ErrorCode.INVALID_GOAL, "motion 3"),
 ])

@@ -1,7 +1,7 @@
 """A CompliantMove goal -> a checked move, or the reason it is INVALID_GOAL.
 
 Every number is checked before anything moves: a NaN or infinite pose, wrench or time,
-a zero quaternion, a frame the server does not know, a controller the arm does not have
+a zero or unnormalized quaternion, a frame the server does not know, a controller the arm does not have
 (or one that takes no pose), a stiffness of the wrong length or outside the limits. The
 reason names the field, e.g. "stiffness[2] = 5000 is outside its limits [0, 1000]".
 """
@@ -15,7 +15,7 @@ import numpy as np
 from robot_tasks.control.compliance import CompliantMove, command_vector
 from robot_tasks.control.compliance.gains import gain_vector
 from robot_tasks.control.errors import ControlError
-from robot_tasks.control.pose import Pose
+from robot_tasks.control.pose import Pose, unit_quaternion_problem
 from robot_tasks.nodes.compliance_server.parameters import WORLD, ComplianceConfig
 
 
@@ -54,6 +54,9 @@ def check_goal(goal, cfg: ComplianceConfig, layouts: dict) -> CheckedGoal:
     position = [_finite(v, f"target.pose.position.{k}") for k, v in zip("xyz", (p.x, p.y, p.z))]
     quaternion = [_finite(v, f"target.pose.orientation.{k}")
                   for k, v in zip("xyzw", (o.x, o.y, o.z, o.w))]
+    problem = unit_quaternion_problem(quaternion)
+    if problem:
+        raise InvalidGoal(f"target orientation {problem}")
     try:
         target = Pose(position, quaternion)
     except ControlError as err:

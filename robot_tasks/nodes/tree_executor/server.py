@@ -7,7 +7,12 @@ block:
   executor keeps serving cancel requests, feedback and the leaves' futures;
 - a timer ticks the tree at ``tick_frequency`` on the node's clock (so under
   ``use_sim_time`` it follows /clock); leaves are non-blocking, so a tick is short;
-- the timer runs only while a tree runs.
+- the timer runs only while a tree runs;
+- a watchdog on the steady wall clock covers a node clock that stops: when /clock has
+  run and then stalls for ``STALL_S`` (the sim died or hangs), it ticks the tree every
+  ``STALL_S`` wall s, so leaves still notice dead servers and time out, and a cancel is
+  served at once whatever the clock does. Before the first /clock nothing is ticked
+  (but the first tick at goal start).
 
 Goal policy: every goal is accepted, then checked; an unknown tree, a bad payload
 or a broken XML ends it at once (aborted, with the matching error code and a
@@ -25,6 +30,7 @@ import time
 from dataclasses import dataclass
 
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
+from rclpy.clock import Clock, ClockType
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
@@ -40,6 +46,7 @@ from robot_tasks_interfaces.msg import TreeNodeStatus, TreeStatus
 from robot_tasks_interfaces.srv import GetLoadedTrees
 
 Result = ExecuteTree.Result
+STALL_S = 0.5   # wall s without a tick on a clock that has run before the watchdog ticks
 
 
 @dataclass
@@ -69,6 +76,9 @@ class ExecuteTreeServer:
         self.status_pub = node.create_publisher(
             TreeStatus, status_topic, QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.timer = node.create_timer(1.0 / tick_frequency, self._on_tick, autostart=False)
+        self.last_tick_wall = 0.0
+        self.watchdog = node.create_timer(STALL_S / 2, self._on_watchdog, autostart=False,
+                                          clock=Clock(clock_type=ClockType.STEADY_TIME))
         self.action_server = ActionServer(
             node, ExecuteTree, action_name, execute_callback=self._execute,
             goal_callback=lambda _goal: GoalResponse.ACCEPT,
@@ -109,12 +119,24 @@ class ExecuteTreeServer:
         self.log.info(f"running tree '{tree_id}'")
         self._publish_status(active, active.run.snapshot())
         self.timer.reset()
+        self.watchdog.reset()
         self._on_tick()  # the first tick now, not one period later
         result = await active.done
         end_goal(handle, code_name(Result, result.error_code))
         return result
 
+    def _on_watchdog(self) -> None:
+        """Steady-clock backstop of the tick timer (see the module docstring)."""
+        active = self.active
+        if active is None:
+            self.watchdog.cancel()
+            return
+        clock_ran = self.node.get_clock().now().nanoseconds > 0
+        if active.handle.is_cancel_requested or (clock_ran and time.monotonic() - self.last_tick_wall >= STALL_S):
+            self._on_tick()
+
     def _on_tick(self) -> None:
+        self.last_tick_wall = time.monotonic()
         active = self.active
         if active is None:
             self.timer.cancel()
@@ -175,6 +197,7 @@ class ExecuteTreeServer:
         if self.active is active:
             self.active = None
             self.timer.cancel()
+            self.watchdog.cancel()
         verb = "succeeded" if code == Result.SUCCESS else "ended"
         self.log.info(f"tree '{run.tree_id}' {verb} after {run.tick_count} ticks: {root.name}"
                       + (f" - {message}" if message else ""))
@@ -199,3 +222,4 @@ class ExecuteTreeServer:
         if self.active is not None:
             self._finish(self.active, Result.CANCELLED, NodeStatus.IDLE, "the executor is shutting down")
         self.timer.cancel()
+        self.watchdog.cancel()

@@ -42,6 +42,7 @@ def servers(launcher, probe):
 @pytest.mark.parametrize("goal, code, words", [
     (pose_goal(math.nan, 0.0, 1.0), Code.INVALID_GOAL, "NaN"),
     (pose_goal(0.4, 0.0, 1.0, quat=(0, 0, 0, 0)), Code.INVALID_GOAL, "zero quaternion"),
+    (pose_goal(0.4, 0.0, 1.0, quat=(0, 0, 0, 2)), Code.INVALID_GOAL, "not normalized: length 2"),
     (pose_goal(0.4, 0.0, 1.0, quat=(math.inf, 0, 0, 1)), Code.INVALID_GOAL, "NaN/inf"),
     (pose_goal(0.4, 0.0, 1.0, frame="camera"), Code.INVALID_FRAME, "'camera'"),
     (pose_goal(3.0, 0.0, 1.0), Code.UNREACHABLE, "no IK solution"),

@@ -81,8 +81,16 @@ def nan_pose():
     return g
 
 
+def unnormalized_pose():
+    g = goal()
+    o = g.target.pose.orientation
+    o.x, o.y, o.z, o.w = 0.0, 0.0, 0.0, 2.0   # length 2: refused, not silently normalized
+    return g
+
+
 @pytest.mark.parametrize("make, words", [
     (nan_pose, "target.pose.position.y is nan"),
+    (unnormalized_pose, "target orientation is not normalized: length 2"),
     (lambda: goal("hybrid_press", stiffness=(5000, 1000, 100, 400, 400, 400), force=10.0),
      "stiffness[0] = 5000 is outside its limits [0, 1000]"),
     (lambda: goal(frame="moon"), "unknown frame 'moon'"),
@@ -91,7 +99,7 @@ def nan_pose():
     (lambda: goal(force=5.0), "controls no force"),
     (lambda: goal(duration=-1.0), "duration must be >= 0"),
     (lambda: goal(stiffness=(100,) * 6), "its gains are fixed"),
-], ids=["nan_pose", "too_stiff", "unknown_frame", "unknown_controller", "trajectory_controller",
+], ids=["nan_pose", "unnormalized_pose", "too_stiff", "unknown_frame", "unknown_controller", "trajectory_controller",
         "force_for_osc", "negative_duration", "stiffness_for_fixed_gains"])
 def test_a_bad_goal_ends_invalid_goal_with_the_reason_and_nothing_moves(probe, client, nodes, make, words):
     result, _ = run(probe, client, make())

@@ -242,6 +242,49 @@ def test_ticks_follow_sim_time_under_use_sim_time(ros_node, start_server, start_
     assert response.result.node_status == "SUCCESS", response.result.return_message
 
 
+def _publish_clock_then_stop(ros_node, seconds: float = 0.5) -> None:
+    """Publish /clock (sim time 10 s on) for `seconds` of wall time, then go silent, as a sim that died."""
+    from builtin_interfaces.msg import Time
+    from rosgraph_msgs.msg import Clock
+
+    clock_pub = ros_node.node.create_publisher(Clock, "/clock", 10)
+    ros_node.wait_for_subscriber("/clock")
+    sim_ns = 10 * 10**9
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sim_ns += 10_000_000
+        clock_pub.publish(Clock(clock=Time(sec=sim_ns // 10**9, nanosec=sim_ns % 10**9)))
+        time.sleep(0.01)
+
+
+def test_a_stalled_clock_still_ends_the_tree(ros_node, start_executor, execute_tree):
+    """The sim (the /clock source) died: the leaf's own wall-clock timeout still fails the tree
+    (bench/faults.py sim_killed found the tree RUNNING forever, ticked only on /clock)."""
+    from robot_tasks_interfaces.action import ExecuteTree
+
+    start_executor(use_sim_time=True)
+    _publish_clock_then_stop(ros_node)
+    started = time.monotonic()
+    response, _, _ = execute_tree("MissingServer", timeout=10.0)
+    assert (response.result.node_status, response.result.error_code) == ("FAILURE", ExecuteTree.Result.TREE_FAILED)
+    assert "SERVER_UNREACHABLE" in response.result.return_message
+    assert time.monotonic() - started < 3.0
+
+
+def test_cancel_is_served_without_any_clock(ros_node, start_executor, execute_tree):
+    """Under use_sim_time with no /clock at all, a cancel still halts the tree at once."""
+    from robot_tasks_interfaces.action import ExecuteTree
+
+    start_executor(use_sim_time=True)
+    result_future, _, handle = execute_tree("Sleepy", wait=False)
+    time.sleep(0.5)
+    cancelled = time.monotonic()
+    ros_node.wait_future(handle.cancel_goal_async(), 5.0, "the cancel response")
+    response = ros_node.wait_future(result_future, 5.0, "the result after the cancel")
+    assert response.result.error_code == ExecuteTree.Result.CANCELLED, response.result.return_message
+    assert time.monotonic() - cancelled < 2.0
+
+
 def test_stopping_the_executor_cancels_the_inflight_goal(ros_node, start_server, start_executor, execute_tree):
     _, events = ready_server(ros_node, start_server, duration_s=30.0)
     executor = start_executor()
