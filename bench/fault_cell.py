@@ -98,26 +98,3 @@ class StackCell(Cell):
         start = time.monotonic()
         result, _, _ = self.helpers["execute_tree"].run(ExecuteTree.Goal(target_tree=tree, payload=payload), timeout)
         return result, time.monotonic() - start
-
-
-# TODO: robot_tasks.testing.procfs (the lead is adding rss_kb / open_fd_count there)
-def _rss_kb(pid: int) -> int:
-    """Resident memory of process `pid` in kB (0 when it is gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except (FileNotFoundError, ProcessLookupError):
-        pass
-    return 0
-
-
-# TODO: robot_tasks.testing.procfs
-def _open_fd_count(pid: int) -> int:
-    """Open file descriptors of process `pid` (0 when it is gone)."""
-    import os
-
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except (FileNotFoundError, ProcessLookupError):
-        return 0

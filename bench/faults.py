@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from fault_cell import REPO, Cell, _rss_kb  # puts the repo and test/support on sys.path
+from fault_cell import REPO, Cell  # puts the repo and test/support on sys.path
 from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS
 from faults_soak import SCENARIOS as SOAK_SCENARIOS
 from faults_stack import SCENARIOS as STACK_SCENARIOS

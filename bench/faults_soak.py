@@ -18,7 +18,9 @@ from __future__ import annotations
 import threading
 import time
 
-from fault_cell import StackCell, _open_fd_count, _rss_kb
+from fault_cell import StackCell
+
+from robot_tasks.testing.procfs import open_fd_count, rss_kb
 
 RSS_GROWTH = 0.10
 FD_SLACK = 2          # a file being read at the moment of sampling
@@ -49,7 +51,7 @@ def sample(pids: dict[str, int]) -> dict:
     shm = set()
     for pid in pids.values():
         shm |= fastdds_segments_of(pid)
-    return {"nodes": {name: (_rss_kb(pid), _open_fd_count(pid)) for name, pid in pids.items()}, "shm": shm}
+    return {"nodes": {name: (rss_kb(pid), open_fd_count(pid)) for name, pid in pids.items()}, "shm": shm}
 
 
 def _reset(cell, seed: int) -> None:
