@@ -398,17 +398,26 @@ class HoldingCube(_StackingLeaf, ConditionNode):
             self.history.pop(0)
 
 
-class AbandonTransfer(_StackingLeaf, SyncActionNode):
-    """Give up the transfer of `cube` (dropped, or its carry failed): `holding` becomes ''."""
+class _EmptyHand(_StackingLeaf, SyncActionNode):
+    """The hand let go of `cube` without booking it: `holding` becomes ''; subclasses say
+    why in their NOTE (the log line, with {cube})."""
+
+    NOTE = ""
 
     @staticmethod
     def provided_ports():
         return [cube_port(), holding_port(OutputPort)]
 
     def tick(self):
-        note(f"abandon: transfer of {self.get_input('cube')}")
+        note(self.NOTE.format(cube=self.get_input("cube")))
         self.set_output("holding", "")
         return SUCCESS
+
+
+class AbandonTransfer(_EmptyHand):
+    """Give up the transfer of `cube` (dropped, or its carry failed): `holding` becomes ''."""
+
+    NOTE = "abandon: transfer of {cube}"
 
 
 class StackIntact(_StackingLeaf, ConditionNode):
@@ -525,17 +534,10 @@ class MarkStacked(_StackingLeaf, SyncActionNode):
         return SUCCESS
 
 
-class MarkCleared(_StackingLeaf, SyncActionNode):
+class MarkCleared(_EmptyHand):
     """A cube cleared off the stack's way was set down: `holding` becomes '' (nothing booked)."""
 
-    @staticmethod
-    def provided_ports():
-        return [cube_port(), holding_port(OutputPort)]
-
-    def tick(self):
-        note(f"cleared: {self.get_input('cube')} set down off the stack")
-        self.set_output("holding", "")
-        return SUCCESS
+    NOTE = "cleared: {cube} set down off the stack"
 
 
 class MarkReturned(_StackingLeaf, SyncActionNode):

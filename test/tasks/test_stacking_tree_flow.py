@@ -278,3 +278,18 @@ def test_missing_cube_at_start_fails_the_survey():
     status, _ = run_tree(tree, world)
     assert status is NodeStatus.FAILURE
     assert tree.root_blackboard.get("layout", None) is None
+
+
+def test_groot2_sees_the_task_state_in_the_blackboard_dump():
+    """The entries are plain lists, dicts and strings, so Groot2's blackboard view (the dump
+    BT.CPP's publisher sends) shows the booking and the last decision."""
+    from robot_tasks.bt.groot2.blackboard_dump import blackboard_json
+
+    world = FakeWorld.seeded(0)
+    tree = build(world)
+    status, _ = run_tree(tree, world)
+    dump = blackboard_json(tree.root_blackboard)
+    assert status is NodeStatus.SUCCESS
+    assert dump["stacked"] == list(ORDER) and dump["suspects"] == [] and dump["holding"] == ""
+    assert (dump["cube"], dump["mode"]) == ("yellow_cube", "stack") and dump["grasps"] == 4
+    assert sorted(dump["spawns"]) == sorted(ORDER) and len(dump["first_seen"]) == 3
