@@ -3,16 +3,20 @@
 The task's state is a few named blackboard entries, each a port in the XML, so the tree
 shows which leaf reads and which writes what (see "Writing task leaves" in the README):
 
-| entry        | what                                          | written by                      |
-|--------------|-----------------------------------------------|---------------------------------|
-| `layout`     | order, base, table height, cube size (fixed)  | InitStacking                    |
-| `spawns`     | where each cube goes back to                  | InitStacking, ComputeParkTargets|
-| `stacked`    | labels booked on the stack, bottom first      | InitStacking, ReconcileStack, MarkStacked, MarkReturned |
-| `suspects`   | cubes a stack check saw displaced             | InitStacking, MarkDisplaced, MarkStacked |
-| `holding`    | the held cube, '' for an empty hand           | Script (grasp), MarkStacked, MarkCleared, MarkReturned, AbandonTransfer |
-| `grasps`     | grasps so far (a new hold, a new tool track)  | Script (grasp)                  |
-| `cube`, `mode` | the decision: which cube, and stack / clear / look | SelectNextCube            |
-| `first_seen` | where the cube was when its pickup started    | ComputePickTargets              |
+| entry          | what                                        | written by                         |
+|----------------|---------------------------------------------|------------------------------------|
+| `layout`       | order, base, table height, cube size (fixed)| InitStacking                       |
+| `spawns`       | where each cube goes back to                | InitStacking, ComputeParkTargets   |
+| `stacked`      | labels booked on the stack, bottom first    | InitStacking, ReconcileStack,      |
+|                |                                             | MarkStacked, MarkReturned          |
+| `suspects`     | cubes a stack check saw displaced           | InitStacking, MarkDisplaced,       |
+|                |                                             | MarkStacked                        |
+| `holding`      | the held cube, '' for an empty hand         | Scripts (start, grasp),            |
+|                |                                             | MarkStacked, MarkCleared,          |
+|                |                                             | MarkReturned, AbandonTransfer      |
+| `grasps`       | grasps so far (a new hold, a new tool track)| Scripts (start, grasp)             |
+| `cube`, `mode` | the decision: which cube; stack/clear/look  | SelectNextCube                     |
+| `first_seen`   | where the cube was when its pickup started  | ComputePickTargets                 |
 
 A condition only reads; the one decision that changes the flow (`mode`) is an output
 port the XML branches on. Each leaf reads its ports, calls one pure function of
