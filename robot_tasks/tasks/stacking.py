@@ -121,10 +121,9 @@ class _StackingLeaf:
 
     def labels(self, port: str) -> tuple[str, ...]:
         value = self.get_input(port)
-        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-            raise BehaviorTreeError(f"node '{self.full_path}': port [{port}] must be a list of labels, "
-                                    f"got {value!r}")
-        return tuple(value)
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise BehaviorTreeError(f"node '{self.full_path}': port [{port}] must be a list of labels, got {value!r}")
 
     def seen(self) -> dict[str, Seen]:
         try:

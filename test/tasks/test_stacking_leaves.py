@@ -92,9 +92,10 @@ def test_leaves_refuse_a_layout_entry_that_is_not_the_layout():
         tree.tick_once()
 
 
-def test_leaves_refuse_a_stacked_entry_that_is_not_a_list_of_labels():
+@pytest.mark.parametrize("bad", ["red_cube", 3, None, ["red_cube", 1]])
+def test_leaves_refuse_a_stacked_entry_that_is_not_a_list_of_labels(bad):
     tree = tree_of('<StackComplete name="done" layout="{layout}" stacked="{stacked}"/>',
-                   **{**started(), "stacked": "red_cube"})
+                   **{**started(), "stacked": bad})
     with pytest.raises(BehaviorTreeError, match="done.*stacked"):
         tree.tick_once()
 
