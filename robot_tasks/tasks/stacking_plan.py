@@ -3,9 +3,17 @@
 Everything here is plain Python on numbers (no behavior tree, no ROS), so it is tested
 on its own; `stacking.py` wraps it in thin tree leaves.
 
-The tree keeps one `StackingMemory` on the blackboard (entry `stack`): the stack order,
-where the stack stands, where each cube was first seen (its "spawn"), the bookkeeping
-of what is stacked and what is held, and a log of the recoveries that happened.
+The task's state is a handful of named blackboard entries the tree file shows as ports,
+and these functions take them as arguments and return new values (they never change
+what they are given):
+
+- `layout`   a `StackLayout`, fixed at the start: the stack order, where the stack
+             stands, the table height, the cube size and the motion heights;
+- `stacked`  the labels booked on the stack, bottom first (a tuple);
+- `spawns`   where each cube was first seen, or where it was last parked;
+- `suspects` cubes a stack check saw displaced while the arm held another one;
+- `holding`  the label of the held cube ('' for an empty hand);
+- `first_seen` where the cube being picked was when its pickup started.
 
 The three reactive checks of the Isaac Sim stacking tutorial, as functions:
 
@@ -21,7 +29,6 @@ A cube that perception does not report right now (occluded by the gripper, say) 
 """
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -29,8 +36,6 @@ from typing import Iterable, Sequence
 from robot_tasks.tasks.errors import TaskError
 
 from .world_view import Seen, Vec3, distance, horizontal_distance
-
-LOG = logging.getLogger("robot_tasks.tasks.stacking")
 
 DROP_DISTANCE = 0.10        # m, held cube centre to tool
 RESYNC_DISTANCE = 0.05      # m, cube moved while we approached it
@@ -50,7 +55,7 @@ class StackingError(TaskError):
     """The stacking task cannot go on as asked (e.g. a cube of the order is not seen)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Heights:
     """Motion heights and clearances [m] used to derive the arm targets."""
 
@@ -60,37 +65,15 @@ class Heights:
     place_gap: float = 0.005     # release this much above the slot
 
 
-@dataclass
-class StackingMemory:
-    """Everything the stacking tree remembers between ticks (blackboard entry `stack`)."""
+@dataclass(frozen=True)
+class StackLayout:
+    """What a stacking run fixes at its start (blackboard entry `layout`, never changed)."""
 
     order: tuple[str, ...]
     base_xy: tuple[float, float]
     table_z: float
     cube_size: float
-    spawns: dict[str, Vec3]
     heights: Heights = field(default_factory=Heights)
-    stacked: list[str] = field(default_factory=list)
-    holding: str | None = None
-    grasps: int = 0                  # bumped by every grasp: a new hold starts a new tool track
-    target: str | None = None
-    clearing: str | None = None      # the cube being moved off the stack's way (not stacked)
-    suspect: set[str] = field(default_factory=set)  # found displaced while holding: re-seat, don't book in place
-    first_seen: Vec3 | None = None
-    events: list[str] = field(default_factory=list)
-
-    def note(self, text: str) -> None:
-        """Append to the recovery/progress log (kept short: it ends up in report.json)
-        and log it (the tree_executor's output shows what the task decided and why)."""
-        recovery = text.startswith(("pickup_resync", "dropped", "stack_", "abandon", "returned", "unseen", "clear",
-                                     "in_place"))
-        LOG.log(logging.WARNING if recovery else logging.INFO, "%s", text)
-        self.events.append(text)
-        del self.events[:-200]
-
-    @property
-    def complete(self) -> bool:
-        return list(self.order) == self.stacked
 
 
 # ---- set-up ----------------------------------------------------------------------------
@@ -116,9 +99,11 @@ def choose_stack_base(cubes: Iterable[Vec3], candidates: Sequence[tuple[float, f
 
 
 def start_stacking(seen: dict[str, Seen], order: Sequence[str], cube_size: float = 0.05,
-                   base_xy: tuple[float, float] | None = None, heights: Heights | None = None) -> StackingMemory:
-    """The memory at the start: every cube of `order` must be seen; their positions become
-    their spawns, the table height is read from them, the base is chosen if not given."""
+                   base_xy: tuple[float, float] | None = None,
+                   heights: Heights | None = None) -> tuple[StackLayout, dict[str, Vec3]]:
+    """The layout and the spawns at the start: every cube of `order` must be seen; their
+    positions become their spawns, the table height is read from them, the base is
+    chosen if not given."""
     order = parse_order(order)
     missing = [label for label in order if label not in seen]
     if missing:
@@ -131,29 +116,30 @@ def start_stacking(seen: dict[str, Seen], order: Sequence[str], cube_size: float
     table_z = bottoms[len(bottoms) // 2]
     if base_xy is None:
         base_xy = choose_stack_base(seen[label].position for label in seen)
-    return StackingMemory(order, (float(base_xy[0]), float(base_xy[1])), table_z, cube_size, spawns,
-                          heights or Heights())
+    layout = StackLayout(order, (float(base_xy[0]), float(base_xy[1])), table_z, cube_size, heights or Heights())
+    return layout, spawns
 
 
 # ---- geometry --------------------------------------------------------------------------
-def slot_position(memory: StackingMemory, level: int, seen: dict[str, Seen] | None = None) -> Vec3:
+def slot_position(layout: StackLayout, stacked: Sequence[str], level: int,
+                  seen: dict[str, Seen] | None = None) -> Vec3:
     """Centre of the cube at `level` (0 = on the table) of the stack.
 
-    Level 0 stands on the chosen base; a higher level stands on the cube below it *as
-    perception sees it* (when `seen` has it), so a stack nudged a little keeps being
+    Level 0 stands on the chosen base; a higher level stands on the cube booked below it
+    *as perception sees it* (when `seen` has it), so a stack nudged a little keeps being
     built straight up from where its cubes really are. Heights are nominal."""
-    x, y = memory.base_xy
-    if seen is not None and 0 < level <= len(memory.stacked):
-        below = seen.get(memory.stacked[level - 1])
+    x, y = layout.base_xy
+    if seen is not None and 0 < level <= len(stacked):
+        below = seen.get(stacked[level - 1])
         if below is not None and below.confidence >= EVIDENCE_CONFIDENCE:
             x, y = below.position[0], below.position[1]
-    return (x, y, memory.table_z + memory.cube_size * (level + 0.5))
+    return (x, y, layout.table_z + layout.cube_size * (level + 0.5))
 
 
-def carry_height(memory: StackingMemory) -> float:
+def carry_height(layout: StackLayout) -> float:
     """Tool height for carrying: the held cube's bottom clears a full stack."""
-    full_top = memory.table_z + memory.cube_size * len(memory.order)
-    return full_top + memory.cube_size / 2.0 + memory.heights.carry_clearance
+    full_top = layout.table_z + layout.cube_size * len(layout.order)
+    return full_top + layout.cube_size / 2.0 + layout.heights.carry_clearance
 
 
 def grasp_yaw(yaw: float) -> float:
@@ -170,31 +156,28 @@ def top_down_pose(position: Vec3, yaw: float = 0.0) -> dict:
             "frame_id": "world"}
 
 
-def pick_targets(memory: StackingMemory, cube: Seen) -> dict[str, dict]:
+def pick_targets(layout: StackLayout, cube: Seen) -> dict[str, dict]:
     """pre-grasp (above the cube) and grasp poses for a cube as seen now."""
     x, y, z = cube.position
     yaw = grasp_yaw(cube.yaw)
-    h = memory.heights
+    h = layout.heights
     return {"pregrasp_pose": top_down_pose((x, y, z + h.approach), yaw),
             "grasp_pose": top_down_pose((x, y, z + h.grasp_offset), yaw)}
 
 
-def place_targets(memory: StackingMemory, held_at: Vec3, seen: dict[str, Seen] | None = None,
+def place_targets(layout: StackLayout, stacked: Sequence[str], held_at: Vec3, seen: dict[str, Seen] | None = None,
                   level: int | None = None) -> dict[str, dict]:
     """lift (straight up from where the cube is), transport (above the slot), lower
     (release height at the slot) and retract poses for the next free slot."""
-    level = len(memory.stacked) if level is None else level
-    return _carry_targets(memory, held_at, slot_position(memory, level, seen))
+    level = len(stacked) if level is None else level
+    return carry_targets(layout, held_at, slot_position(layout, stacked, level, seen))
 
 
-def return_targets(memory: StackingMemory, label: str, held_at: Vec3) -> dict[str, dict]:
-    """The same four poses for carrying the held cube back to its spawn."""
-    return _carry_targets(memory, held_at, memory.spawns[label])
-
-
-def _carry_targets(memory: StackingMemory, held_at: Vec3, destination: Vec3) -> dict[str, dict]:
-    carry_z = carry_height(memory)
-    h = memory.heights
+def carry_targets(layout: StackLayout, held_at: Vec3, destination: Vec3) -> dict[str, dict]:
+    """lift / transport / lower / retract poses carrying a cube held at `held_at` to a cube
+    centre at `destination` (a slot of the stack, or a spot on the table)."""
+    carry_z = carry_height(layout)
+    h = layout.heights
     x, y, z = destination
     return {"lift_pose": top_down_pose((held_at[0], held_at[1], max(carry_z, held_at[2]))),
             "transport_pose": top_down_pose((x, y, carry_z)),
@@ -203,8 +186,8 @@ def _carry_targets(memory: StackingMemory, held_at: Vec3, destination: Vec3) -> 
 
 
 # ---- decisions and checks --------------------------------------------------------------
-def lowest_displaced(memory: StackingMemory, seen: dict[str, Seen], tolerance: float = DISPLACED_DISTANCE,
-                     min_confidence: float = EVIDENCE_CONFIDENCE) -> int | None:
+def lowest_displaced(layout: StackLayout, stacked: Sequence[str], seen: dict[str, Seen],
+                     tolerance: float = DISPLACED_DISTANCE, min_confidence: float = EVIDENCE_CONFIDENCE) -> int | None:
     """Level of the lowest stacked cube seen (with at least `min_confidence`) more than
     `tolerance` from its slot (on the base, or on the cube below as seen), else None.
 
@@ -212,41 +195,43 @@ def lowest_displaced(memory: StackingMemory, seen: dict[str, Seen], tolerance: f
     physical level k), shows that levels k.. lost a cube while levels below k hold it up:
     the answer is k, whatever perception sees of the cubes between."""
     seen = {label: cube for label, cube in seen.items() if cube.confidence >= min_confidence}
-    for level, label in enumerate(memory.stacked):
+    for level, label in enumerate(stacked):
         cube = seen.get(label)
-        if cube is not None and distance(cube.position, slot_position(memory, level, seen)) > tolerance:
-            sits_at = physical_level(memory, cube.position[2])
+        if cube is not None and distance(cube.position, slot_position(layout, stacked, level, seen)) > tolerance:
+            sits_at = physical_level(layout, cube.position[2])
             if 0 <= sits_at < level and \
-                    horizontal_distance(cube.position, slot_position(memory, sits_at, seen)) <= tolerance:
+                    horizontal_distance(cube.position, slot_position(layout, stacked, sits_at, seen)) <= tolerance:
                 return sits_at
             return level
     return None
 
 
-def physical_level(memory: StackingMemory, z: float) -> int:
+def physical_level(layout: StackLayout, z: float) -> int:
     """Which level of a stack a cube centred at height `z` occupies (0 = on the table)."""
-    return round((z - memory.table_z) / memory.cube_size - 0.5)
+    return round((z - layout.table_z) / layout.cube_size - 0.5)
 
 
-def unstack_displaced(memory: StackingMemory, seen: dict[str, Seen],
-                      tolerance: float = DISPLACED_DISTANCE) -> list[str]:
-    """Forget the displaced cube and everything booked above it (they must be re-stacked);
-    return the labels forgotten, bottom first."""
-    level = lowest_displaced(memory, seen, tolerance)
+def unstack_displaced(layout: StackLayout, stacked: Sequence[str], seen: dict[str, Seen],
+                      tolerance: float = DISPLACED_DISTANCE) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(kept, removed): the booking without the lowest displaced cube and everything
+    booked above it (they must be re-stacked), and those removed, bottom first."""
+    level = lowest_displaced(layout, stacked, seen, tolerance)
     if level is None:
-        return []
-    removed = memory.stacked[level:]
-    del memory.stacked[level:]
-    memory.note(f"stack_invalid: {removed[0]} displaced from level {level}; re-stack {', '.join(removed)}")
-    return removed
+        return tuple(stacked), ()
+    return tuple(stacked[:level]), tuple(stacked[level:])
 
 
-def next_cube(memory: StackingMemory) -> str | None:
+def next_cube(layout: StackLayout, stacked: Sequence[str]) -> str | None:
     """The first cube of the order not booked as stacked (None when the stack is done)."""
-    for label in memory.order:
-        if label not in memory.stacked:
+    for label in layout.order:
+        if label not in stacked:
             return label
     return None
+
+
+def stack_complete(layout: StackLayout, stacked: Sequence[str]) -> bool:
+    """Every cube of the order is booked, in order."""
+    return tuple(stacked) == layout.order
 
 
 def moved_since_seen(first_seen: Vec3 | None, now: Seen | None, threshold: float = RESYNC_DISTANCE) -> bool:

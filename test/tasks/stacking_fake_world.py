@@ -11,6 +11,7 @@ DetectObjects, TopicToBlackboard) and of ToolPoseFromJointStates, with the *same
 """
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToPose
 from robot_tasks.ros.leaves.values import parse_pose
+from robot_tasks.tasks.stacking import LOG as TASK_LOG
 from robot_tasks.tasks.stacking import register_stacking_nodes
 from robot_tasks.tasks.tool_pose import ToolPoseFromJointStates
 
@@ -285,3 +287,39 @@ def run_tree(tree, world, max_ticks: int = 5000):
         if status is not RUNNING:
             return status, ticks
     return status, max_ticks
+
+
+# ---- what the run decided: the task's log and its blackboard entries -----------------------
+TASK_EVENTS: list[str] = []
+
+
+class _Collect(logging.Handler):
+    def emit(self, record):
+        TASK_EVENTS.append(record.getMessage())
+
+
+def collect_task_log():
+    """A fixture body (wrap it with pytest.fixture): the stacking leaves' log lines of one
+    test go to TASK_EVENTS, as the tree executor's log and report.json get them."""
+    TASK_EVENTS.clear()
+    handler, level = _Collect(), TASK_LOG.level
+    TASK_LOG.addHandler(handler)
+    TASK_LOG.setLevel(logging.INFO)
+    yield TASK_EVENTS
+    TASK_LOG.removeHandler(handler)
+    TASK_LOG.setLevel(level)
+
+
+@dataclass
+class TaskState:
+    """The end of a run as the tree knows it: its log and the entries that hold the task state."""
+
+    events: list[str]
+    stacked: list[str]
+    holding: str | None
+    base_xy: tuple[float, float]
+
+
+def task_state(board) -> TaskState:
+    return TaskState(list(TASK_EVENTS), list(board.get("stacked")), board.get("holding", None),
+                     board.get("layout").base_xy)

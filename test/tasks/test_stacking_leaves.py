@@ -1,13 +1,21 @@
-"""The stacking leaves through the real engine: ports in, status and outputs out."""
+"""The stacking leaves through the real engine: ports in, status and outputs out.
+
+The task's state is in named entries (`layout`, `stacked`, `suspects`, `spawns`,
+`holding`, `grasps`, `first_seen`, `cube`, `mode`); a condition only reads them."""
 from __future__ import annotations
+
+import copy
+import logging
 
 import pytest
 
 from robot_tasks.bt import BehaviorTreeError, BehaviorTreeFactory, NodeStatus
 from robot_tasks.tasks import register_nodes
 from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.world_view import seen_by_label
 
 TABLE = 0.625
+ORDER = plan.DEFAULT_ORDER
 
 
 def det(label, x, y, z=TABLE + 0.025):
@@ -29,155 +37,251 @@ def tree_of(body: str, **entries):
     return tree
 
 
-def started_memory():
-    from robot_tasks.tasks.world_view import seen_by_label
+def started():
+    layout, spawns = plan.start_stacking(seen_by_label(SPAWNS), ORDER)
+    return {"layout": layout, "spawns": spawns, "stacked": (), "suspects": (), "holding": "", "grasps": 0}
 
-    return plan.start_stacking(seen_by_label(SPAWNS), plan.DEFAULT_ORDER)
+
+def at_slot(layout, label, level):
+    x, y, z = plan.slot_position(layout, (), level)
+    return det(label, x, y, z)
 
 
-def test_init_stacking_writes_memory():
-    tree = tree_of('<InitStacking detections="{d}" stack="{s}"/>', d=SPAWNS)
+def board_snapshot(tree):
+    return {key: copy.deepcopy(value) for key, value in tree.root_blackboard.items()}
+
+
+def test_init_stacking_writes_the_layout_and_empty_bookkeeping(caplog):
+    caplog.set_level(logging.INFO, logger="robot_tasks.tasks.stacking")
+    tree = tree_of('<InitStacking detections="{d}" layout="{layout}" spawns="{spawns}" stacked="{stacked}" '
+                   'suspects="{suspects}"/>', d=SPAWNS)
     assert tree.tick_once() is NodeStatus.SUCCESS
-    memory = tree.root_blackboard.get("s")
-    assert isinstance(memory, plan.StackingMemory) and memory.order == plan.DEFAULT_ORDER
-    assert memory.events[0].startswith("start: base at (0.500, 0.000)")
+    board = tree.root_blackboard
+    assert isinstance(board.get("layout"), plan.StackLayout) and board.get("layout").order == ORDER
+    assert board.get("spawns")["blue_cube"] == pytest.approx((0.6, -0.2, TABLE + 0.025))
+    assert board.get("stacked") == () and board.get("suspects") == ()
+    assert caplog.messages[0].startswith("start: base at (0.500, 0.000)")
 
 
 def test_init_stacking_with_given_base_and_order():
-    tree = tree_of('<InitStacking detections="{d}" order="blue_cube;red_cube" stack_base="0.3;-0.1" stack="{s}"/>',
-                   d=SPAWNS)
+    tree = tree_of('<InitStacking detections="{d}" order="blue_cube;red_cube" stack_base="0.3;-0.1" '
+                   'layout="{layout}" spawns="{spawns}" stacked="{stacked}" suspects="{suspects}"/>', d=SPAWNS)
     assert tree.tick_once() is NodeStatus.SUCCESS
-    memory = tree.root_blackboard.get("s")
-    assert memory.base_xy == (0.3, -0.1) and memory.order == ("blue_cube", "red_cube")
+    layout = tree.root_blackboard.get("layout")
+    assert layout.base_xy == (0.3, -0.1) and layout.order == ("blue_cube", "red_cube")
 
 
 def test_init_stacking_fails_when_a_cube_is_not_seen():
-    tree = tree_of('<InitStacking detections="{d}" stack="{s}"/>', d=SPAWNS[:3])
+    tree = tree_of('<InitStacking detections="{d}" layout="{layout}" spawns="{spawns}" stacked="{stacked}" '
+                   'suspects="{suspects}"/>', d=SPAWNS[:3])
     assert tree.tick_once() is NodeStatus.FAILURE
+    assert tree.root_blackboard.get("layout", None) is None
 
 
 def test_init_stacking_rejects_a_bad_base_naming_the_node():
-    tree = tree_of('<InitStacking name="init" detections="{d}" stack_base="0.3" stack="{s}"/>', d=SPAWNS)
+    tree = tree_of('<InitStacking name="init" detections="{d}" stack_base="0.3" layout="{layout}" '
+                   'spawns="{spawns}" stacked="{stacked}" suspects="{suspects}"/>', d=SPAWNS)
     with pytest.raises(BehaviorTreeError, match="init.*stack_base"):
         tree.tick_once()
 
 
-def test_leaves_refuse_a_stack_entry_that_is_not_the_memory():
-    tree = tree_of('<StackIntact name="check" stack="{s}" detections="{d}"/>', s="oops", d=SPAWNS)
-    with pytest.raises(BehaviorTreeError, match="check.*StackingMemory"):
+def test_leaves_refuse_a_layout_entry_that_is_not_the_layout():
+    tree = tree_of('<StackIntact name="check" layout="{layout}" stacked="{stacked}" detections="{d}"/>',
+                   **{**started(), "layout": "oops"}, d=SPAWNS)
+    with pytest.raises(BehaviorTreeError, match="check.*StackLayout"):
+        tree.tick_once()
+
+
+@pytest.mark.parametrize("bad", ["red_cube", 3, None, ["red_cube", 1]])
+def test_leaves_refuse_a_stacked_entry_that_is_not_a_list_of_labels(bad):
+    tree = tree_of('<StackComplete name="done" layout="{layout}" stacked="{stacked}"/>',
+                   **{**started(), "stacked": bad})
+    with pytest.raises(BehaviorTreeError, match="done.*stacked"):
         tree.tick_once()
 
 
 def test_malformed_detections_are_reported_with_the_node_name():
-    tree = tree_of('<SelectNextCube name="select" stack="{s}" detections="{d}" cube="{c}"/>',
-                   s=started_memory(), d=[{"pose": {}}])
+    tree = tree_of('<SelectNextCube name="select" layout="{layout}" stacked="{stacked}" holding="{holding}" '
+                   'detections="{d}" cube="{c}" mode="{m}"/>', **started(), d=[{"pose": {}}])
     with pytest.raises(BehaviorTreeError, match="select.*detections"):
         tree.tick_once()
 
 
-def test_select_next_cube_outputs_the_next_in_order_and_revalidates():
-    memory = started_memory()
-    memory.stacked = ["red_cube", "blue_cube"]
-    red_slot, blue_slot = plan.slot_position(memory, 0), plan.slot_position(memory, 1)
-    seen = SPAWNS[2:] + [det("red_cube", *red_slot[:2], red_slot[2]), det("blue_cube", 0.3, 0.3)]
-    tree = tree_of('<SelectNextCube stack="{s}" detections="{d}" cube="{c}"/>', s=memory, d=seen)
+SELECT = ('<SelectNextCube layout="{layout}" stacked="{stacked}" holding="{holding}" detections="{d}" '
+          'cube="{cube}" mode="{mode}"/>')
+
+
+def test_reconcile_unbooks_a_displaced_cube_then_select_outputs_it_to_stack():
+    entries = started()
+    layout = entries["layout"]
+    seen = SPAWNS[2:] + [at_slot(layout, "red_cube", 0), det("blue_cube", 0.3, 0.3)]
+    tree = tree_of('<Sequence><ReconcileStack layout="{layout}" stacked="{stacked}" suspects="{suspects}" '
+                   'holding="{holding}" detections="{d}"/>' + SELECT + '</Sequence>',
+                   **{**entries, "stacked": ("red_cube", "blue_cube")}, d=seen)
     assert tree.tick_once() is NodeStatus.SUCCESS
-    assert tree.root_blackboard.get("c") == "blue_cube"  # blue was displaced: it is next again
-    assert memory.stacked == ["red_cube"] and memory.target == "blue_cube"
+    board = tree.root_blackboard
+    assert board.get("stacked") == ("red_cube",)        # blue was displaced: un-booked
+    assert (board.get("cube"), board.get("mode")) == ("blue_cube", "stack")
 
 
-def test_select_next_cube_fails_when_the_next_cube_is_not_seen():
-    tree = tree_of('<SelectNextCube stack="{s}" detections="{d}" cube="{c}"/>', s=started_memory(), d=SPAWNS[1:])
+def test_select_chooses_clear_for_a_cube_in_the_stacks_way():
+    entries = started()
+    layout = entries["layout"]
+    seen = [at_slot(layout, "red_cube", 0), at_slot(layout, "green_cube", 1), SPAWNS[1], SPAWNS[3]]
+    tree = tree_of(SELECT, **{**entries, "stacked": ("red_cube",)}, d=seen)
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    assert (tree.root_blackboard.get("cube"), tree.root_blackboard.get("mode")) == ("green_cube", "clear")
+
+
+def test_select_chooses_look_when_the_next_cube_is_not_seen():
+    tree = tree_of(SELECT, **started(), d=SPAWNS[1:])
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    assert (tree.root_blackboard.get("cube"), tree.root_blackboard.get("mode")) == ("red_cube", "look")
+
+
+def test_select_fails_when_nothing_is_left():
+    tree = tree_of(SELECT, **{**started(), "stacked": ORDER}, d=SPAWNS)
     assert tree.tick_once() is NodeStatus.FAILURE
 
 
-def test_stack_complete_only_when_all_booked_and_in_place():
-    memory = started_memory()
-    memory.stacked = list(plan.DEFAULT_ORDER)
-    in_place = [det(label, *plan.slot_position(memory, i)[:2], plan.slot_position(memory, i)[2])
-                for i, label in enumerate(plan.DEFAULT_ORDER)]
-    tree = tree_of('<StackComplete stack="{s}" detections="{d}"/>', s=memory, d=in_place)
-    assert tree.tick_once() is NodeStatus.SUCCESS
-    tree.root_blackboard.set("d", in_place[:3] + [det("yellow_cube", 0.3, 0.3)])
+def test_stack_complete_reads_the_booking_and_changes_nothing():
+    entries = started()
+    layout = entries["layout"]
+    displaced = [at_slot(layout, label, i) for i, label in enumerate(ORDER[:3])] + [det("yellow_cube", 0.3, 0.3)]
+    tree = tree_of('<StackComplete layout="{layout}" stacked="{stacked}"/>', **{**entries, "stacked": ORDER},
+                   d=displaced)
+    before = board_snapshot(tree)
+    assert tree.tick_once() is NodeStatus.SUCCESS          # booked complete (ReconcileStack would un-book)
+    assert board_snapshot(tree) == before
+    tree.root_blackboard.set("stacked", ORDER[:3])
     assert tree.tick_once() is NodeStatus.FAILURE
-    assert memory.stacked == ["red_cube", "blue_cube", "green_cube"]
 
 
-def test_pick_targets_and_resync_guard():
-    memory = started_memory()
-    tree = tree_of('<Sequence><ComputePickTargets stack="{s}" detections="{d}" cube="red_cube" '
-                   'pregrasp_pose="{pre}" grasp_pose="{g}"/>'
-                   '<CubeStillInPlace stack="{s}" detections="{d2}" cube="red_cube"/></Sequence>',
-                   s=memory, d=SPAWNS, d2=SPAWNS)
+@pytest.mark.parametrize("body", [
+    '<StackIntact layout="{layout}" stacked="{stacked}" detections="{d}"/>',
+    '<CubeStillInPlace detections="{d}" cube="red_cube" first_seen="{first_seen}"/>',
+    '<HoldingCube holding="{holding}" grasps="{grasps}" detections="{d}" ee_pose="{ee}"/>',
+    '<StackComplete layout="{layout}" stacked="{stacked}"/>',
+])
+def test_conditions_only_read_even_when_they_fail(body):
+    entries = started()
+    layout = entries["layout"]
+    seen = [at_slot(layout, "red_cube", 0), det("blue_cube", 0.3, 0.3), det("red_cube", 0.1, 0.1, 1.5)]
+    tree = tree_of(body, **{**entries, "stacked": ("red_cube", "blue_cube"), "holding": "red_cube",
+                            "first_seen": (0.4, 0.2, TABLE + 0.025)},
+                   d=[at_slot(layout, "red_cube", 0), det("blue_cube", 0.3, 0.3)] if "Stack" in body else seen[1:],
+                   ee={"x": 0.5, "y": 0.0, "z": 0.95})
+    before = board_snapshot(tree)
+    assert tree.tick_once() is NodeStatus.FAILURE
+    assert board_snapshot(tree) == before
+
+
+def test_pick_targets_write_first_seen_and_the_resync_guard_reads_it(caplog):
+    caplog.set_level(logging.INFO, logger="robot_tasks.tasks.stacking")
+    tree = tree_of('<Sequence><ComputePickTargets layout="{layout}" detections="{d}" cube="red_cube" '
+                   'pregrasp_pose="{pre}" grasp_pose="{g}" first_seen="{first_seen}"/>'
+                   '<CubeStillInPlace detections="{d2}" cube="red_cube" first_seen="{first_seen}"/></Sequence>',
+                   **started(), d=SPAWNS, d2=SPAWNS)
     assert tree.tick_once() is NodeStatus.SUCCESS
-    assert tree.root_blackboard.get("pre")["z"] == pytest.approx(TABLE + 0.125)
-    assert memory.first_seen == pytest.approx((0.4, 0.2, TABLE + 0.025))
-    guard = tree_of('<CubeStillInPlace stack="{s}" detections="{d}" cube="red_cube"/>', s=memory,
-                    d=[det("red_cube", 0.46, 0.2)])
+    board = tree.root_blackboard
+    assert board.get("pre")["z"] == pytest.approx(TABLE + 0.125)
+    assert board.get("first_seen") == pytest.approx((0.4, 0.2, TABLE + 0.025))
+    guard = tree_of('<CubeStillInPlace detections="{d}" cube="red_cube" first_seen="{first_seen}"/>',
+                    first_seen=board.get("first_seen"), d=[det("red_cube", 0.46, 0.2)])
     assert guard.tick_once() is NodeStatus.FAILURE
-    assert memory.events[-1].startswith("pickup_resync: red_cube moved 0.060")
+    assert caplog.messages[-1].startswith("pickup_resync: red_cube moved 0.060")
     guard.root_blackboard.set("d", [])  # occluded: no evidence
     assert guard.tick_once() is NodeStatus.SUCCESS
 
 
 def test_cube_port_must_name_a_cube_of_the_order():
-    tree = tree_of('<MarkHolding name="hold" stack="{s}" cube="purple_cube"/>', s=started_memory())
-    with pytest.raises(BehaviorTreeError, match="hold.*purple_cube"):
+    tree = tree_of('<ComputePickTargets name="pick" layout="{layout}" detections="{d}" cube="purple_cube" '
+                   'pregrasp_pose="{pre}" grasp_pose="{g}" first_seen="{first_seen}"/>', **started(), d=SPAWNS)
+    with pytest.raises(BehaviorTreeError, match="pick.*purple_cube"):
         tree.tick_once()
 
 
-def test_holding_cube_guard_and_abandon():
-    memory = started_memory()
-    tree = tree_of('<Sequence><MarkHolding stack="{s}" cube="red_cube"/>'
-                   '<HoldingCube stack="{s}" detections="{d}" ee_pose="{ee}"/></Sequence>',
-                   s=memory, d=[det("red_cube", 0.5, 0.0, 0.9)], ee={"x": 0.5, "y": 0.0, "z": 0.92})
-    assert tree.tick_once() is NodeStatus.SUCCESS and memory.holding == "red_cube"
-    tree.root_blackboard.set("d", [det("red_cube", 0.5, 0.0, TABLE + 0.025)])
-    assert tree.tick_once() is NodeStatus.FAILURE
-    assert memory.events[-1].startswith("dropped: red_cube")
-    abandon = tree_of('<AbandonTransfer stack="{s}"/>', s=memory)
-    assert abandon.tick_once() is NodeStatus.SUCCESS and memory.holding is None
+HOLD = '<HoldingCube holding="{holding}" grasps="{grasps}" detections="{d}" ee_pose="{ee}"/>'
+
+
+def test_grasp_script_books_the_hold_and_the_drop_guard_sees_it_go(caplog):
+    caplog.set_level(logging.INFO, logger="robot_tasks.tasks.stacking")
+    tree = tree_of('<Sequence><Script code="holding := cube; grasps += 1"/>' + HOLD + '</Sequence>',
+                   **started(), cube="red_cube", d=[det("red_cube", 0.5, 0.0, 0.9)],
+                   ee={"x": 0.5, "y": 0.0, "z": 0.92})
+    board = tree.root_blackboard
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    assert (board.get("holding"), board.get("grasps")) == ("red_cube", 1)
+    hold = tree_of(HOLD, holding="red_cube", grasps=1, d=[det("red_cube", 0.5, 0.0, TABLE + 0.025)],
+                   ee={"x": 0.5, "y": 0.0, "z": 0.92})
+    assert hold.tick_once() is NodeStatus.FAILURE
+    assert caplog.messages[-1].startswith("dropped: red_cube")
+    abandon = tree_of('<AbandonTransfer cube="red_cube" holding="{holding}"/>', holding="red_cube")
+    assert abandon.tick_once() is NodeStatus.SUCCESS and abandon.root_blackboard.get("holding") == ""
+    assert caplog.messages[-1] == "abandon: transfer of red_cube"
 
 
 def test_holding_cube_is_success_when_nothing_is_held_or_no_tool_pose():
-    memory = started_memory()
-    tree = tree_of('<HoldingCube stack="{s}" detections="{d}" ee_pose="{ee}"/>', s=memory, d=SPAWNS)
+    tree = tree_of(HOLD, **started(), d=SPAWNS)
     assert tree.tick_once() is NodeStatus.SUCCESS       # nothing held
-    memory.holding = "red_cube"
+    tree.root_blackboard.set("holding", "red_cube")
     assert tree.tick_once() is NodeStatus.SUCCESS       # ee_pose entry empty: no evidence
 
 
-def test_place_and_return_targets_and_bookkeeping():
-    memory = started_memory()
-    memory.holding = "red_cube"
-    outs = 'lift_pose="{l}" transport_pose="{t}" lower_pose="{lo}" retract_pose="{r}"'
-    tree = tree_of(f'<Sequence><ComputePlaceTargets stack="{{s}}" detections="{{d}}" cube="red_cube" '
-                   f'ee_pose="{{ee}}" {outs}/><MarkStacked stack="{{s}}" cube="red_cube"/></Sequence>',
-                   s=memory, d=SPAWNS, ee="0.4;0.2;0.65")
+OUTS = 'lift_pose="{l}" transport_pose="{t}" lower_pose="{lo}" retract_pose="{r}"'
+
+
+def test_place_targets_then_mark_stacked_books_it_and_empties_the_hand():
+    entries = {**started(), "holding": "red_cube", "suspects": ("red_cube",)}
+    tree = tree_of(f'<Sequence><ComputePlaceTargets layout="{{layout}}" stacked="{{stacked}}" detections="{{d}}" '
+                   f'cube="red_cube" ee_pose="{{ee}}" first_seen="{{first_seen}}" {OUTS}/>'
+                   f'<MarkStacked layout="{{layout}}" cube="red_cube" stacked="{{stacked}}" suspects="{{suspects}}" '
+                   f'holding="{{holding}}"/></Sequence>', **entries, d=SPAWNS, ee="0.4;0.2;0.65")
     assert tree.tick_once() is NodeStatus.SUCCESS
     board = tree.root_blackboard
     assert (board.get("lo")["x"], board.get("lo")["y"]) == (0.5, 0.0)
-    assert memory.stacked == ["red_cube"] and memory.holding is None
-    memory.holding = "blue_cube"
-    back = tree_of(f'<ComputeReturnTargets stack="{{s}}" detections="{{d}}" cube="blue_cube" {outs}/>',
-                   s=memory, d=SPAWNS)  # no ee_pose: falls back to the detection
+    assert board.get("stacked") == ("red_cube",) and board.get("suspects") == () and board.get("holding") == ""
+
+
+def test_park_targets_go_to_the_spawn_or_a_free_spot_that_becomes_the_spawn():
+    entries = started()
+    park = f'<ComputeParkTargets layout="{{layout}}" detections="{{d}}" cube="blue_cube" spawns="{{spawns}}" {OUTS}/>'
+    back = tree_of(park, **entries, d=SPAWNS)  # no ee_pose: falls back to the detection
     assert back.tick_once() is NodeStatus.SUCCESS
     assert (back.root_blackboard.get("lo")["x"], back.root_blackboard.get("lo")["y"]) == (0.6, -0.2)
+    taken = SPAWNS[:2] + [det("green_cube", 0.62, -0.2), SPAWNS[3]]     # green was knocked onto blue's spawn
+    moved = tree_of(park, **entries, d=taken)
+    assert moved.tick_once() is NodeStatus.SUCCESS
+    spot = moved.root_blackboard.get("spawns")["blue_cube"]
+    assert spot != pytest.approx((0.6, -0.2, TABLE + 0.025))
+    assert (moved.root_blackboard.get("lo")["x"], moved.root_blackboard.get("lo")["y"]) == pytest.approx(spot[:2])
+    assert entries["spawns"]["blue_cube"] == pytest.approx((0.6, -0.2, TABLE + 0.025))   # a new dict was written
 
 
-def test_mark_returned_forgets_held_and_displaced():
-    memory = started_memory()
-    memory.stacked = ["red_cube", "blue_cube"]
-    memory.holding = "green_cube"
-    red = plan.slot_position(memory, 0)
-    tree = tree_of('<Sequence><StackIntact stack="{s}" detections="{d}"/></Sequence>', s=memory,
-                   d=[det("red_cube", *red[:2], red[2]), det("blue_cube", 0.3, 0.3)])
-    assert tree.tick_once() is NodeStatus.FAILURE
-    assert memory.stacked == ["red_cube", "blue_cube"]  # StackIntact only looks
-    returned = tree_of('<MarkReturned stack="{s}" detections="{d}"/>', s=memory,
-                       d=tree.root_blackboard.get("d"))
+def test_stack_check_recovery_marks_the_suspect_and_the_return_unbooks_it(caplog):
+    caplog.set_level(logging.INFO, logger="robot_tasks.tasks.stacking")
+    entries = {**started(), "stacked": ("red_cube", "blue_cube"), "holding": "green_cube"}
+    layout = entries["layout"]
+    seen = [at_slot(layout, "red_cube", 0), det("blue_cube", 0.3, 0.3)]
+    tree = tree_of('<Fallback><StackIntact layout="{layout}" stacked="{stacked}" detections="{d}"/>'
+                   '<MarkDisplaced layout="{layout}" stacked="{stacked}" suspects="{suspects}" holding="{holding}" '
+                   'detections="{d}"/></Fallback>', **entries, d=seen)
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    board = tree.root_blackboard
+    assert board.get("suspects") == ("blue_cube",) and board.get("stacked") == ("red_cube", "blue_cube")
+    assert caplog.messages[-1] == "stack_check: blue_cube (level 1) displaced while holding green_cube"
+    returned = tree_of('<MarkReturned layout="{layout}" cube="green_cube" stacked="{stacked}" detections="{d}" '
+                       'holding="{holding}"/>', **entries, d=seen)
     assert returned.tick_once() is NodeStatus.SUCCESS
-    assert memory.holding is None and memory.stacked == ["red_cube"]
+    assert returned.root_blackboard.get("holding") == "" and returned.root_blackboard.get("stacked") == ("red_cube",)
+    assert caplog.messages[-2:] == ["returned: green_cube to its spawn",
+                                    "stack_invalid: blue_cube displaced from level 1; re-stack blue_cube"]
+
+
+def test_mark_cleared_empties_the_hand_and_books_nothing():
+    tree = tree_of('<MarkCleared cube="green_cube" holding="{holding}"/>', **{**started(), "holding": "green_cube"})
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    assert tree.root_blackboard.get("holding") == "" and tree.root_blackboard.get("stacked") == ()
 
 
 def stamped(objects, t):
@@ -185,14 +289,9 @@ def stamped(objects, t):
     return {"header": {"stamp": {"sec": sec, "nanosec": int(round((t - sec) * 1e9))}}, "objects": objects}
 
 
-def test_holding_cube_compares_with_the_tool_at_the_image_time():
-    memory = started_memory()
-    tree = tree_of('<Sequence><MarkHolding stack="{s}" cube="red_cube"/>'
-                   '<HoldingCube stack="{s}" detections="{d}" ee_pose="{ee}"/></Sequence>',
-                   s=memory, d=stamped([det("red_cube", 0.4, 0.2)], 5.0), ee={"x": 0.4, "y": 0.2, "z": 0.65, "stamp": 5.0})
-    board = tree.root_blackboard
-    assert tree.tick_once() is NodeStatus.SUCCESS
-    hold = tree_of('<HoldingCube stack="{s}" detections="{d}" ee_pose="{ee}"/>', s=memory)
+def test_holding_cube_compares_with_the_tool_at_the_image_time(caplog):
+    caplog.set_level(logging.INFO, logger="robot_tasks.tasks.stacking")
+    hold = tree_of(HOLD, holding="red_cube", grasps=1)
     hb = hold.root_blackboard
     # the tool rises 0.1 m per 0.1 s; images arrive 0.3 s late, showing the cube where the tool was
     for i in range(10):
@@ -205,15 +304,11 @@ def test_holding_cube_compares_with_the_tool_at_the_image_time():
     hb.set("ee", {"x": 0.4, "y": 0.2, "z": 1.6, "stamp": 6.0})
     hb.set("d", stamped([det("red_cube", 0.4, 0.2, 0.65)], 5.8))
     assert hold.tick_once() is NodeStatus.FAILURE
-    assert memory.events[-1].startswith("dropped: red_cube")
-    assert board is not None
+    assert caplog.messages[-1].startswith("dropped: red_cube")
 
 
 def test_holding_cube_ignores_images_from_before_the_grasp():
-    memory = started_memory()
-    memory.holding, memory.grasps = "red_cube", 1
-    hold = tree_of('<HoldingCube stack="{s}" detections="{d}" ee_pose="{ee}"/>', s=memory,
-                   ee={"x": 0.4, "y": 0.2, "z": 0.9, "stamp": 8.0},
+    hold = tree_of(HOLD, holding="red_cube", grasps=1, ee={"x": 0.4, "y": 0.2, "z": 0.9, "stamp": 8.0},
                    d=stamped([det("red_cube", 0.4, 0.2)], 7.0))  # taken before this hold's track began
     assert hold.tick_once() is NodeStatus.SUCCESS
 

@@ -16,10 +16,14 @@ def seen_cubes(**xy):
     return {f"{c}_cube": Seen(f"{c}_cube", (x, y, TABLE + SIZE / 2)) for c, (x, y) in xy.items()}
 
 
-@pytest.fixture
-def memory():
+def started():
     seen = seen_cubes(red=(0.4, 0.2), blue=(0.6, -0.2), green=(0.4, -0.25), yellow=(0.62, 0.25))
     return plan.start_stacking(seen, plan.DEFAULT_ORDER, SIZE)
+
+
+@pytest.fixture
+def layout():
+    return started()[0]
 
 
 def test_parse_order_accepts_text_and_lists_and_rejects_duplicates():
@@ -31,11 +35,17 @@ def test_parse_order_accepts_text_and_lists_and_rejects_duplicates():
         plan.parse_order(" ; ")
 
 
-def test_start_records_spawns_table_height_and_a_free_base(memory):
-    assert memory.spawns["blue_cube"] == pytest.approx((0.6, -0.2, TABLE + SIZE / 2))
-    assert memory.table_z == pytest.approx(TABLE)
-    assert memory.base_xy == (0.5, 0.0)  # first candidate, 12 cm clear of every cube
-    assert memory.stacked == [] and memory.holding is None
+def test_start_records_spawns_table_height_and_a_free_base():
+    layout, spawns = started()
+    assert spawns["blue_cube"] == pytest.approx((0.6, -0.2, TABLE + SIZE / 2))
+    assert layout.table_z == pytest.approx(TABLE)
+    assert layout.base_xy == (0.5, 0.0)  # first candidate, 12 cm clear of every cube
+    assert layout.order == plan.DEFAULT_ORDER
+
+
+def test_the_layout_cannot_be_changed(layout):
+    with pytest.raises(AttributeError):
+        layout.base_xy = (0.0, 0.0)
 
 
 def test_start_fails_naming_the_cubes_perception_misses():
@@ -55,19 +65,19 @@ def test_start_uses_a_given_base_and_the_median_table_height():
     seen = seen_cubes(red=(0.4, 0.2), blue=(0.6, -0.2))
     seen["blue_cube"] = Seen("blue_cube", (0.6, -0.2, TABLE + 0.2))  # sitting on something
     seen["green_cube"] = Seen("green_cube", (0.5, 0.3, TABLE + SIZE / 2))
-    memory = plan.start_stacking(seen, "red_cube;blue_cube;green_cube", SIZE, base_xy=(0.3, 0.1))
-    assert memory.base_xy == (0.3, 0.1)
-    assert memory.table_z == pytest.approx(TABLE)
+    layout, _ = plan.start_stacking(seen, "red_cube;blue_cube;green_cube", SIZE, base_xy=(0.3, 0.1))
+    assert layout.base_xy == (0.3, 0.1)
+    assert layout.table_z == pytest.approx(TABLE)
 
 
-def test_slots_rise_one_cube_per_level(memory):
-    assert plan.slot_position(memory, 0) == pytest.approx((0.5, 0.0, TABLE + 0.025))
-    assert plan.slot_position(memory, 3) == pytest.approx((0.5, 0.0, TABLE + 0.175))
+def test_slots_rise_one_cube_per_level(layout):
+    assert plan.slot_position(layout, (), 0) == pytest.approx((0.5, 0.0, TABLE + 0.025))
+    assert plan.slot_position(layout, (), 3) == pytest.approx((0.5, 0.0, TABLE + 0.175))
 
 
-def test_carry_height_clears_a_full_stack(memory):
-    held_bottom = plan.carry_height(memory) - SIZE / 2
-    assert held_bottom >= TABLE + 4 * SIZE + memory.heights.carry_clearance - 1e-9
+def test_carry_height_clears_a_full_stack(layout):
+    held_bottom = plan.carry_height(layout) - SIZE / 2
+    assert held_bottom >= TABLE + 4 * SIZE + layout.heights.carry_clearance - 1e-9
 
 
 @pytest.mark.parametrize("yaw, expected", [(0.0, 0.0), (0.3, 0.3), (math.pi / 2, 0.0), (-2.0, -2.0 + math.pi / 2),
@@ -88,77 +98,76 @@ def test_top_down_pose_points_the_tool_z_axis_down():
     assert pose["frame_id"] == "world" and (pose["x"], pose["y"], pose["z"]) == (0.1, 0.2, 0.3)
 
 
-def test_pick_targets_are_above_and_at_the_cube(memory):
+def test_pick_targets_are_above_and_at_the_cube(layout):
     cube = Seen("red_cube", (0.4, 0.2, TABLE + 0.025), yaw=1.0)
-    targets = plan.pick_targets(memory, cube)
+    targets = plan.pick_targets(layout, cube)
     pre, grasp = targets["pregrasp_pose"], targets["grasp_pose"]
     assert (pre["x"], pre["y"], pre["z"]) == pytest.approx((0.4, 0.2, TABLE + 0.025 + 0.10))
     assert (grasp["x"], grasp["y"], grasp["z"]) == pytest.approx((0.4, 0.2, TABLE + 0.025))
     assert pre["qy"] == pytest.approx(math.sin(plan.grasp_yaw(1.0) / 2))
 
 
-def test_place_targets_go_up_across_and_down_to_the_next_slot(memory):
-    memory.stacked = ["red_cube"]
-    t = plan.place_targets(memory, (0.6, -0.2, TABLE + 0.025))
-    carry = plan.carry_height(memory)
+def test_place_targets_go_up_across_and_down_to_the_next_slot(layout):
+    t = plan.place_targets(layout, ("red_cube",), (0.6, -0.2, TABLE + 0.025))
+    carry = plan.carry_height(layout)
     assert (t["lift_pose"]["x"], t["lift_pose"]["y"], t["lift_pose"]["z"]) == pytest.approx((0.6, -0.2, carry))
     assert (t["transport_pose"]["x"], t["transport_pose"]["y"], t["transport_pose"]["z"]) == pytest.approx(
         (0.5, 0.0, carry))
-    assert t["lower_pose"]["z"] == pytest.approx(TABLE + 0.075 + memory.heights.place_gap)
+    assert t["lower_pose"]["z"] == pytest.approx(TABLE + 0.075 + layout.heights.place_gap)
     assert t["retract_pose"]["z"] == pytest.approx(TABLE + 0.075 + 0.10)
 
 
-def test_return_targets_lead_back_to_the_spawn(memory):
-    t = plan.return_targets(memory, "green_cube", (0.5, 0.0, TABLE + 0.2))
+def test_carry_targets_lead_to_a_spot_on_the_table(layout):
+    t = plan.carry_targets(layout, (0.5, 0.0, TABLE + 0.2), (0.4, -0.25, TABLE + 0.025))
     assert (t["lower_pose"]["x"], t["lower_pose"]["y"]) == pytest.approx((0.4, -0.25))
-    assert t["lift_pose"]["z"] == pytest.approx(plan.carry_height(memory))
+    assert t["lift_pose"]["z"] == pytest.approx(plan.carry_height(layout))
 
 
-def test_lift_never_goes_down(memory):
-    t = plan.place_targets(memory, (0.5, 0.0, 2.0))
+def test_lift_never_goes_down(layout):
+    t = plan.place_targets(layout, (), (0.5, 0.0, 2.0))
     assert t["lift_pose"]["z"] == 2.0
 
 
-def test_next_cube_follows_the_order(memory):
-    assert plan.next_cube(memory) == "red_cube"
-    memory.stacked = ["red_cube", "blue_cube"]
-    assert plan.next_cube(memory) == "green_cube"
-    memory.stacked = list(plan.DEFAULT_ORDER)
-    assert plan.next_cube(memory) is None and memory.complete
+def test_next_cube_follows_the_order(layout):
+    assert plan.next_cube(layout, ()) == "red_cube"
+    assert plan.next_cube(layout, ("red_cube", "blue_cube")) == "green_cube"
+    assert not plan.stack_complete(layout, ("red_cube", "blue_cube"))
+    assert plan.next_cube(layout, plan.DEFAULT_ORDER) is None and plan.stack_complete(layout, plan.DEFAULT_ORDER)
+    assert not plan.stack_complete(layout, ("blue_cube", "red_cube", "green_cube", "yellow_cube"))
 
 
-def stacked_seen(memory, n):
-    return {label: Seen(label, plan.slot_position(memory, level)) for level, label in enumerate(memory.order[:n])}
+def stacked_seen(layout, n):
+    return {label: Seen(label, plan.slot_position(layout, (), level)) for level, label in enumerate(layout.order[:n])}
 
 
-def test_lowest_displaced_finds_the_lowest_moved_cube(memory):
-    memory.stacked = ["red_cube", "blue_cube", "green_cube"]
-    seen = stacked_seen(memory, 3)
-    assert plan.lowest_displaced(memory, seen) is None
+THREE = ("red_cube", "blue_cube", "green_cube")
+
+
+def test_lowest_displaced_finds_the_lowest_moved_cube(layout):
+    seen = stacked_seen(layout, 3)
+    assert plan.lowest_displaced(layout, THREE, seen) is None
     x, y, z = seen["green_cube"].position
     seen["green_cube"] = Seen("green_cube", (x + 0.1, y, TABLE + 0.025))
-    assert plan.lowest_displaced(memory, seen) == 2
+    assert plan.lowest_displaced(layout, THREE, seen) == 2
     x, y, z = seen["blue_cube"].position
     seen["blue_cube"] = Seen("blue_cube", (x, y + 0.031, z))
-    assert plan.lowest_displaced(memory, seen) == 1
-    assert plan.lowest_displaced(memory, seen, tolerance=0.05) == 2
+    assert plan.lowest_displaced(layout, THREE, seen) == 1
+    assert plan.lowest_displaced(layout, THREE, seen, tolerance=0.05) == 2
 
 
-def test_a_stacked_cube_not_seen_is_not_displaced(memory):
-    memory.stacked = ["red_cube", "blue_cube"]
-    seen = stacked_seen(memory, 2)
+def test_a_stacked_cube_not_seen_is_not_displaced(layout):
+    seen = stacked_seen(layout, 2)
     del seen["red_cube"]
-    assert plan.lowest_displaced(memory, seen) is None
+    assert plan.lowest_displaced(layout, THREE[:2], seen) is None
 
 
-def test_unstack_displaced_forgets_it_and_everything_above(memory):
-    memory.stacked = ["red_cube", "blue_cube", "green_cube"]
-    seen = stacked_seen(memory, 3)
+def test_unstack_displaced_forgets_it_and_everything_above(layout):
+    seen = stacked_seen(layout, 3)
     seen["blue_cube"] = Seen("blue_cube", (0.3, 0.3, TABLE + 0.025))
-    assert plan.unstack_displaced(memory, seen) == ["blue_cube", "green_cube"]
-    assert memory.stacked == ["red_cube"]
-    assert memory.events[-1].startswith("stack_invalid: blue_cube displaced from level 1")
-    assert plan.unstack_displaced(memory, seen) == []
+    given = list(THREE)
+    assert plan.unstack_displaced(layout, given, seen) == (("red_cube",), ("blue_cube", "green_cube"))
+    assert given == list(THREE)                       # what it was given is not changed
+    assert plan.unstack_displaced(layout, ("red_cube",), seen) == (("red_cube",), ())
 
 
 @pytest.mark.parametrize("moved, expected", [(0.0, False), (0.049, False), (0.051, True), (0.2, True)])
@@ -183,12 +192,6 @@ def test_lost_grip_without_evidence_is_false():
     assert plan.lost_grip(Seen("c", (1, 1, 1)), None) is False
 
 
-def test_event_log_is_bounded(memory):
-    for i in range(500):
-        memory.note(str(i))
-    assert len(memory.events) == 200 and memory.events[-1] == "499"
-
-
 HISTORY = [(10.0, (0.0, 0.0, 1.0)), (10.1, (0.1, 0.0, 1.0)), (10.3, (0.1, 0.2, 1.0))]
 
 
@@ -210,33 +213,31 @@ def test_tool_position_at_empty_history():
     assert plan.tool_position_at([], 10.0) is None
 
 
-def test_higher_slots_follow_the_cube_below_as_seen(memory):
-    memory.stacked = ["red_cube", "blue_cube"]
+def test_higher_slots_follow_the_cube_below_as_seen(layout):
+    stacked = ("red_cube", "blue_cube")
     seen = {"red_cube": Seen("red_cube", (0.52, 0.01, TABLE + 0.025)),
             "blue_cube": Seen("blue_cube", (0.53, 0.015, TABLE + 0.075))}
-    assert plan.slot_position(memory, 0, seen) == pytest.approx((0.5, 0.0, TABLE + 0.025))   # the base
-    assert plan.slot_position(memory, 1, seen) == pytest.approx((0.52, 0.01, TABLE + 0.075))
-    assert plan.slot_position(memory, 2, seen) == pytest.approx((0.53, 0.015, TABLE + 0.125))
-    assert plan.lowest_displaced(memory, seen) is None      # nudged 2 cm, each on the one below
-    t = plan.place_targets(memory, (0.4, 0.2, 0.7), seen)
+    assert plan.slot_position(layout, stacked, 0, seen) == pytest.approx((0.5, 0.0, TABLE + 0.025))   # the base
+    assert plan.slot_position(layout, stacked, 1, seen) == pytest.approx((0.52, 0.01, TABLE + 0.075))
+    assert plan.slot_position(layout, stacked, 2, seen) == pytest.approx((0.53, 0.015, TABLE + 0.125))
+    assert plan.lowest_displaced(layout, stacked, seen) is None      # nudged 2 cm, each on the one below
+    t = plan.place_targets(layout, stacked, (0.4, 0.2, 0.7), seen)
     assert (t["lower_pose"]["x"], t["lower_pose"]["y"]) == pytest.approx((0.53, 0.015))
     seen["blue_cube"] = Seen("blue_cube", (0.56, 0.01, TABLE + 0.075))   # 4 cm off red
-    assert plan.lowest_displaced(memory, seen) == 1
+    assert plan.lowest_displaced(layout, stacked, seen) == 1
 
 
-def test_an_unseen_cube_under_a_displaced_one_counts_as_displaced(memory):
-    memory.stacked = ["red_cube", "blue_cube", "green_cube"]
-    seen = stacked_seen(memory, 3)
+def test_an_unseen_cube_under_a_displaced_one_counts_as_displaced(layout):
+    seen = stacked_seen(layout, 3)
     del seen["blue_cube"]                                           # fell off the table
-    seen["green_cube"] = Seen("green_cube", plan.slot_position(memory, 1))   # sits on red now
-    assert plan.lowest_displaced(memory, seen) == 1
-    assert plan.unstack_displaced(memory, seen) == ["blue_cube", "green_cube"]
+    seen["green_cube"] = Seen("green_cube", plan.slot_position(layout, THREE, 1))   # sits on red now
+    assert plan.lowest_displaced(layout, THREE, seen) == 1
+    assert plan.unstack_displaced(layout, THREE, seen) == (("red_cube",), ("blue_cube", "green_cube"))
 
 
-def test_low_confidence_detections_are_no_evidence_of_displacement(memory):
-    memory.stacked = ["red_cube", "blue_cube"]
-    seen = stacked_seen(memory, 2)
+def test_low_confidence_detections_are_no_evidence_of_displacement(layout):
+    seen = stacked_seen(layout, 2)
     seen["red_cube"] = Seen("red_cube", (0.45, 0.05, TABLE + 0.025), confidence=0.5)   # a side-only fit
-    assert plan.lowest_displaced(memory, seen) is None
+    assert plan.lowest_displaced(layout, THREE[:2], seen) is None
     seen["red_cube"] = Seen("red_cube", (0.45, 0.05, TABLE + 0.025), confidence=0.9)
-    assert plan.lowest_displaced(memory, seen) == 0
+    assert plan.lowest_displaced(layout, THREE[:2], seen) == 0
