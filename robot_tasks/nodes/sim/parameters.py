@@ -13,6 +13,8 @@
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
+| controller_state   | false   | publish each robot's controller states once per control step (robot_io.py) |
+| pick_object        | ""      | scene option: the YCB object to pick (banana_bowl: "" = 011_banana) |
 
 Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
 forced false: this node is the clock source.
@@ -38,6 +40,8 @@ class SimParams:
     camera_height: int
     object_rate: float
     gui: bool
+    controller_state: bool = False
+    pick_object: str = ""
 
 
 
@@ -67,6 +71,9 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_height=pixels("camera_height", 240),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
+        controller_state=declare(node, "controller_state", False,
+                                 "publish the controller states once per control step"),
+        pick_object=declare(node, "pick_object", "", "scene option: YCB object to pick (\"\" = the scene's own)"),
     )
 
 
