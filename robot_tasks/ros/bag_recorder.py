@@ -85,7 +85,10 @@ class BagRecorder:
             qos = QoSProfile(depth=QUEUE, reliability=ReliabilityPolicy.BEST_EFFORT if topic.best_effort
                              else ReliabilityPolicy.RELIABLE)
             resolved = node.resolve_topic_name(topic.name)
-            connection = self._writer.add_connection(resolved, topic.msgtype, typestore=store)
+            # the installed .msg texts as the schema (rosbags' own regenerated text drops the
+            # quotes of an empty string constant, which its reader then cannot parse)
+            connection = self._writer.add_connection(resolved, topic.msgtype, msgdef=ros2msg_schema(topic.msgtype),
+                                                     rihs01=store.hash_rihs01(topic.msgtype))
             self.counts[resolved] = 0
             node.create_subscription(import_message_type(topic.msgtype), topic.name,
                                      lambda data, c=connection, t=topic, r=resolved: self._write(c, t, r, data),

@@ -292,3 +292,14 @@ def test_bounded_commands_sampled_per_control_step_stay_within_max_dq(panda):
     samples = np.array([interp.sample(k * dt)[0] for k in range(int(interp.duration / dt) + 2)])
     assert np.abs(np.diff(samples, axis=0)).max() <= 0.006 + 1e-12
     assert np.abs(np.diff(samples, axis=0)).max() > 0.003   # full speed: the bound is what limits it
+
+
+def test_force_hold_is_a_parallel_goal_that_asks_for_force_control():
+    from robot_tasks.control.gripper_logic import FORCE_HOLD
+
+    command = check_goal(FORCE_HOLD, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER)
+    assert command == ParallelCommand(0.0, 10.0, 5.0, force_hold=True)
+    assert check_goal(PARALLEL, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER).force_hold is False
+    suction = replace(PARALLEL_GRIPPER, gripper_type="suction")
+    assert failure_of(check_goal, FORCE_HOLD, 0.0, 10.0, False, 0.0, suction).code == MODE_NOT_SUPPORTED
+    assert failure_of(check_goal, FORCE_HOLD, 0.0, -1.0, False, 0.0, PARALLEL_GRIPPER).code == ErrorCode.INVALID_GOAL
