@@ -12,9 +12,10 @@
 * While a compliant (torque) controller owns the arm (controller_switch.py), this one is
   inactive, as an inactive ros2_control controller: it rejects trajectories and sends
   nothing to the motors.
-* Every `update` reads the measured positions just before it applies the step's command:
-  `step_record()` is that pair (reference, feedback) of the last control step, what
-  joint_trajectory_controller publishes as its controller_state.
+* With `record_steps` on, every `update` reads the measured positions just before it
+  applies the step's command: `step_record()` is that pair (reference, feedback) of the
+  last control step, what joint_trajectory_controller publishes as its controller_state
+  (off by default: the read costs a little every step).
 
 Motors run PyBullet POSITION_CONTROL with target velocities and the URDF effort limits
 as force limits.  Time is sim time, so the controller works at any real-time factor.
@@ -69,6 +70,7 @@ class JointTrajectoryController:
         self.enabled = True           # False while another controller owns the joints
         self.resync()
         self._feedback = self._desired.copy()   # measured just before the last step's command
+        self.record_steps = False
 
     # --- commands ---------------------------------------------------------------
     def command(self, trajectory: JointTrajectory, start_time: float | None = None) -> int:
@@ -113,7 +115,8 @@ class JointTrajectoryController:
         """Called by the World before each physics step."""
         if not self.enabled:
             return
-        self._feedback = self._measured()
+        if self.record_steps:
+            self._feedback = self._measured()
         interp = self._interp
         if interp is None:
             return                        # holding: the motors keep the last command

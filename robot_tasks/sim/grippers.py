@@ -36,8 +36,9 @@ class ParallelGripper:
     inwards with exactly `max_effort` N (a velocity motor toward closed whose force limit
     is that force; blocked, it applies all of it) until the next command. Position control
     would ease off as the fingers creep toward the target; the held force does not.
-    `step_record()` gives the last step's commanded finger positions, the positions
-    measured just before, what went to the motors and the mode ("position" / "force").
+    With `record_steps` on, `step_record()` gives the last step's commanded finger
+    positions, the positions measured just before, what went to the motors and the mode
+    ("position" / "force").
     """
 
     CLOSING_SPEED = 0.05  # m/s: the force-controlled fingers' velocity target (never reached while blocked)
@@ -58,6 +59,7 @@ class ParallelGripper:
         self.force_hold = False     # the last command asked for a force hold
         self.force_mode = False     # ... and an object stopped the fingers: force-controlled now
         self._feedback = [0.0, 0.0]
+        self.record_steps = False
         self.command(self.max_width)
 
     def command(self, width: float, max_effort: float | None = None, force_hold: bool = False) -> None:
@@ -91,9 +93,12 @@ class ParallelGripper:
     def update(self, now: float) -> None:
         """Before each physics step: read the fingers; a force hold whose fingers an object
         stopped switches to force control (PyBullet keeps the motor targets otherwise)."""
+        waiting = self.force_hold and not self.force_mode
+        if not (waiting or self.record_steps):
+            return
         states = p.getJointStates(self.robot.body_id, self._idx, physicsClientId=self.robot.world.client)
         self._feedback = [states[0][0], states[1][0]]
-        if self.force_hold and not self.force_mode and self._object_stops_fingers(sum(self._feedback)):
+        if waiting and self._object_stops_fingers(sum(self._feedback)):
             self.force_mode = True
             effort = self.max_effort
             p.setJointMotorControlArray(self.robot.body_id, self._idx, p.VELOCITY_CONTROL,

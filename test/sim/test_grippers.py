@@ -72,6 +72,7 @@ def test_force_hold_switches_to_force_control_on_contact_and_squeezes_with_the_s
     grip = _down_with_yaw(_cube_yaw(red))
     move_to(world, arm, np.array(red.position) + [0, 0, 0.15], 2.0, grip)
     move_to(world, arm, np.array(red.position), 1.0, grip)
+    arm.gripper.record_steps = True
     arm.gripper.command(0.0, 10.0, force_hold=True)
     assert arm.gripper.step_record()[3] == "position"           # still closing under position control
     world.step(120)

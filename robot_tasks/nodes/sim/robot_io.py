@@ -83,6 +83,8 @@ class RobotIO:
             self.poll_gripper()
         self.controllers = ControllerIO(node, self) if self.robot.controllers is not None else None
         self._state_pubs = {}
+        self._record_steps = controller_state
+        self._bind_recording()
         if controller_state:
             self._state_pubs["arm"] = node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC), 100)
             if isinstance(self.robot.gripper, ParallelGripper):
@@ -98,11 +100,18 @@ class RobotIO:
         """After World.reset(): the Robot object was rebuilt; pick up the new one."""
         self.robot = self.world.robot(self.name)
         self._bind_joints()
+        self._bind_recording()
         self._attached = None
         if self._attached_pub is not None:
             self.poll_gripper()
 
     # --- state out ------------------------------------------------------------------
+    def _bind_recording(self) -> None:
+        """The controllers measure before each command only when their states go out."""
+        for part in (self.robot.controller, self.robot.gripper):
+            if part is not None and hasattr(part, "record_steps"):
+                part.record_steps = self._record_steps
+
     def _bind_joints(self) -> None:
         robot = self.robot
         self._read_args = (robot.body_id, robot.indices(robot.joint_names))
