@@ -3,6 +3,11 @@
     robot-tasks demo banana_bowl --seed 3 --object lemon --out runs/
     robot-tasks demo banana_bowl --no-render          # no images saved, "images skipped"
 
+--no-render turns off every image the demo keeps (images/, the montage, the bag's camera
+topic) and says so in report.json; it does not fabricate frames. The sim's camera still
+renders for perception: in this system the object's yaw and box come from the camera,
+never from the sim's ground truth, so a rollout without any camera cannot run the tree.
+
 Phases are the seven motion/gripper steps of trees/banana_bowl.xml; eight images are
 saved (00_start, one after each of pregrasp .. release, 07_done) and put in a montage.
 The end is graded by the two-part success check (robot_tasks/tasks/banana_bowl/success.py)

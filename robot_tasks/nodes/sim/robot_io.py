@@ -37,8 +37,8 @@ from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
 from robot_tasks_interfaces.msg import JointControllerState
 
 from robot_tasks.nodes.sim.controller_io import ControllerIO
-from robot_tasks.nodes.sim.convert import set_stamp, stamp_seconds, trajectory_from_msg
-from robot_tasks.nodes.sim.wire import JointStateWire
+from robot_tasks.nodes.sim.convert import stamp_seconds, trajectory_from_msg
+from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_FORCE_HOLD, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.sim.errors import CommandRejected
@@ -86,10 +86,12 @@ class RobotIO:
         self._record_steps = controller_state
         self._bind_recording()
         if controller_state:
-            self._state_pubs["arm"] = node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC), 100)
+            self._state_pubs["arm"] = (node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC), 100),
+                                       ControllerStateWire(self.robot.arm_joint_names))
             if isinstance(self.robot.gripper, ParallelGripper):
-                self._state_pubs["gripper"] = node.create_publisher(JointControllerState,
-                                                                    self.topic(GRIPPER_STATE_TOPIC), 100)
+                self._state_pubs["gripper"] = (
+                    node.create_publisher(JointControllerState, self.topic(GRIPPER_STATE_TOPIC), 100),
+                    ControllerStateWire(self.robot.gripper.finger_joints))
 
     def _subscribe(self, msg_type, topic: str, apply) -> None:
         """Subscribe `topic`; the callback (executor thread) only posts `apply(msg)`."""
@@ -138,14 +140,12 @@ class RobotIO:
             return
         robot = self.robot
         reference, feedback = robot.controller.step_record()
-        self._state_pubs["arm"].publish(_controller_state(step_seconds, robot.arm_joint_names, reference,
-                                                          feedback, reference, "position"))
-        gripper_pub = self._state_pubs.get("gripper")
-        if gripper_pub is not None:
-            gripper = robot.gripper
-            reference, feedback, output, mode = gripper.step_record()
-            gripper_pub.publish(_controller_state(step_seconds, gripper.finger_joints, reference, feedback,
-                                                  output, mode))
+        publisher, wire = self._state_pubs["arm"]
+        publisher.publish(wire.serialize(step_seconds, reference, feedback, reference, "position"))
+        gripper = self._state_pubs.get("gripper")
+        if gripper is not None:
+            publisher, wire = gripper
+            publisher.publish(wire.serialize(step_seconds, *robot.gripper.step_record()))
 
     def poll_gripper(self) -> None:
         """Publish suction/attached when it changed (cheap when it did not)."""
@@ -199,11 +199,3 @@ class RobotIO:
             self.robot.gripper.off()
         self.poll_gripper()
 
-
-def _controller_state(seconds: float, joint_names, reference, feedback, output, mode: str) -> JointControllerState:
-    msg = JointControllerState(joint_names=list(joint_names), output=[float(v) for v in output], mode=mode)
-    set_stamp(msg.header.stamp, seconds)
-    msg.reference.positions = [float(v) for v in reference]
-    msg.feedback.positions = [float(v) for v in feedback]
-    msg.error.positions = [float(r - f) for r, f in zip(reference, feedback)]
-    return msg

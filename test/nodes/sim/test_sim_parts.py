@@ -9,7 +9,8 @@ from rosgraph_msgs.msg import Clock
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.loop import Ticker
-from robot_tasks.nodes.sim.wire import JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
+from robot_tasks.nodes.sim.wire import (ControllerStateWire, JointStateWire, ObjectStatesWire, clock_bytes,
+                                        split_stamp)
 from robot_tasks.sim.objects import ObjectState
 from robot_tasks_interfaces.msg import ObjectStateArray
 from sensor_msgs.msg import JointState
@@ -23,6 +24,20 @@ def test_joint_state_bytes_round_trip_with_new_values():
     assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (7, 250_000_000)
     assert list(msg.name) == names and list(msg.position) == [1.0, -2.0, 3.5]
     assert list(msg.velocity) == [0.0, 0.5, 0.0] and list(msg.effort) == [9.0, 8.0, 7.0]
+
+
+def test_controller_state_bytes_round_trip_in_both_modes():
+    from robot_tasks_interfaces.msg import JointControllerState
+
+    wire = ControllerStateWire(["f1", "f2"])
+    msg = deserialize_message(wire.serialize(3.5, [0.0, 0.0], [0.02, 0.019], [-10.0, -10.0], "force"),
+                              JointControllerState)
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (3, 500_000_000) and msg.mode == "force"
+    assert list(msg.joint_names) == ["f1", "f2"] and list(msg.feedback.positions) == [0.02, 0.019]
+    assert list(msg.error.positions) == [-0.02, -0.019] and list(msg.output) == [-10.0, -10.0]
+    back = deserialize_message(wire.serialize(4.0, [0.04, 0.04], [0.04, 0.04], [0.04, 0.04], "position"),
+                               JointControllerState)
+    assert back.mode == "position" and list(back.reference.positions) == [0.04, 0.04]
 
 
 def test_object_states_bytes_round_trip():
