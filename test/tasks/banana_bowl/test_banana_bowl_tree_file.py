@@ -26,10 +26,9 @@ def test_validate_command_accepts_the_file():
 
 def test_settle_then_seven_phases_each_with_its_primitive():
     main = ElementTree.parse(TREE).getroot().find("BehaviorTree[@ID='BananaBowl']/Sequence")
-    steps = [(el.tag, el.get("name")) for el in main]
-    names = [name for _, name in steps]
+    names = [el.get("name") for el in main.iter() if el is not main]
     assert names.index("settle") < names.index("pregrasp")
-    phases = {el.get("name"): el for el in main if el.tag in ("MoveToPose", "GripperCommand")}
+    phases = {el.get("name"): el for el in main.iter() if el.tag in ("MoveToPose", "GripperCommand")}
     assert [n for n in names if n in phases and n != "open_gripper"] == \
         ["pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat"]
     assert phases["pregrasp"].get("motion") == "planned"
@@ -39,6 +38,7 @@ def test_settle_then_seven_phases_each_with_its_primitive():
         assert phases[carry].get("motion") == "bounded"
         assert phases[carry].get("max_dq") == "{max_dq}" and phases[carry].get("min_steps") == "{min_steps}"
     assert names[-1] == "settle_at_end"
+    assert main.find("RetryUntilSuccessful[@name='release_retry']/GripperCommand").get("name") == "release"
     # yaw and box come from perception: the planner reads the DetectObjects output
     plan = main.find(".//PlanPickAndPlace")
     assert plan.get("detections") == main.find(".//DetectObjects").get("objects") == "{detections}"
