@@ -18,6 +18,7 @@ episode's boundaries are its first and last row; the bag holds the same run's to
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from robot_tasks.demo.banana_bowl import BANANA_BOWL
 from robot_tasks.demo.runner import DemoOptions, run_demo
 
 COMPONENTS = ("within_footprint", "inside_bowl")
+_FAILED_LEAF = re.compile(r"last failed leaf: (?:\S+/)?(\w+) .*?error_code \d+ (\w+)")
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class Episode:
         tree / run error when the check never ran on a finished tree."""
         placement = self.report.get("placement", {})
         if self.report.get("tree_result", {}).get("node_status") not in ("SUCCESS", None) or "error" in self.report:
-            return f"run: {self.report.get('error') or self.report.get('tree_result', {}).get('message') or 'tree failed'}"
+            message = self.report.get("error") or self.report.get("tree_result", {}).get("message") or "tree failed"
+            leaf = _FAILED_LEAF.search(message)
+            return f"run: {leaf.group(1)} {leaf.group(2)}" if leaf else f"run: {message[:80]}"
         missed = [c for c in COMPONENTS if placement.get(c) is False]
         if len(missed) == 2:
             return "both"

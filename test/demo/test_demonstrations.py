@@ -31,6 +31,10 @@ def test_failures_are_split_by_component():
     assert failure(inside=False) == "inside_bowl"
     assert failure(within=False, inside=False) == "both"
     assert failure(node_status="FAILURE") == "run: x failed"
+    r = report(node_status="FAILURE")
+    r["tree_result"]["message"] = ("the tree returned FAILURE; last failed leaf: BananaBowl/banana_bowl/release "
+                                   "(ABORTED: '/gripper_command' aborted the goal: error_code 9 NO_JOINT_STATES: late)")
+    assert Episode(1, "banana", 1, None, r).failure() == "run: release NO_JOINT_STATES"
     assert failure(error="timed out after 600 s") == "run: timed out after 600 s"
 
 
