@@ -96,13 +96,13 @@ def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
 
     _, folder, report = run
     written = report["bag"]["messages"]
-    counted = {}
+    counted, first = {}, {}
     with AnyReader([folder / "bag"]) as reader:
         for connection, _, raw in reader.messages():
             counted[connection.topic] = counted.get(connection.topic, 0) + 1
-            if connection.topic == "/panda/joint_trajectory_controller/controller_state" and \
-                    counted[connection.topic] == 1:
-                first = reader.deserialize(raw, connection.msgtype)
+            message = reader.deserialize(raw, connection.msgtype)      # every message decodes
+            first.setdefault(connection.topic, message)
+    first = first["/panda/joint_trajectory_controller/controller_state"]
     assert counted == written
     assert set(written) >= {"/panda/joint_states", "/panda/joint_trajectory_controller/controller_state",
                             "/panda/gripper_controller/controller_state", "/detections", "/tree_status",

@@ -45,6 +45,28 @@ def clock_bytes(seconds: float) -> bytes:
     return CDR_LE_HEADER + _STAMP.pack(*split_stamp(seconds))
 
 
+def exact_cdr(message) -> bytearray:
+    """`serialize_message(message)` cut to the message's own bytes.
+
+    rclpy's serialize_message returns its whole buffer: after the CDR data come a few
+    bytes of whatever the buffer held (8 on this machine). Subscribers in ROS ignore
+    them, but a strict CDR reader (rosbags, reading a recorded bag) rejects a message
+    whose size is not its data's. The data's end is the shortest prefix rclpy still
+    deserializes back to the same message.
+    """
+    data = serialize_message(message)
+    kind = type(message)
+    end = len(data)
+    while end > len(CDR_LE_HEADER):
+        try:
+            if deserialize_message(data[:end - 1], kind) != message:
+                break
+        except Exception:  # noqa: BLE001 - rclpy raises RMWError for a too-short buffer
+            break
+        end -= 1
+    return bytearray(data[:end])
+
+
 def sentinels(block: int, n: int) -> list[float]:
     """n distinct doubles, distinct from every other block's (exact in binary)."""
     return [1e6 + 1000.0 * block + i + 0.25 for i in range(n)]
@@ -58,7 +80,7 @@ class SerializedTemplate:
     """
 
     def __init__(self, template, vectors: list[list[float]]):
-        self._buf = bytearray(serialize_message(template))
+        self._buf = exact_cdr(template)
         self._stamp_at = self._find(_STAMP.pack(*_SENTINEL_STAMP), "stamp")
         self._slots = []
         for k, values in enumerate(vectors):

@@ -107,3 +107,29 @@ def test_inbox_hands_errors_back_and_close_fails_waiting_calls():
     assert failed and not caller.is_alive()
     with pytest.raises(InboxClosed):
         inbox.call(lambda: None)
+
+
+def test_pre_serialized_bytes_are_exactly_the_message_for_a_strict_reader():
+    """rclpy's serialize_message leaves buffer garbage after the data; the wire templates cut
+    it, so a strict CDR reader (rosbags, reading a recorded bag) takes every message."""
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+
+    from robot_tasks.ros.message_schemas import msg_text
+
+    store = get_typestore(Stores.ROS2_KILTED)
+    for name in ("JointControllerState", "ObjectState", "ObjectStateArray"):
+        store.register(get_types_from_msg(msg_text("robot_tasks_interfaces", name),
+                                          f"robot_tasks_interfaces/msg/{name}"))
+    joint = store.deserialize_cdr(JointStateWire(["a", "b"]).serialize(1.0, [1.0, 2.0], [0.0, 0.0], [0.0, 0.0]),
+                                  "sensor_msgs/msg/JointState")
+    assert list(joint.position) == [1.0, 2.0]
+    wire = ControllerStateWire(["f1", "f2"])
+    for mode in ("position", "force"):
+        state = store.deserialize_cdr(wire.serialize(2.0, [0.0, 0.0], [0.01, 0.01], [-5.0, -5.0], mode),
+                                      "robot_tasks_interfaces/msg/JointControllerState")
+        assert state.mode == mode and list(state.output) == [-5.0, -5.0]
+    states = [ObjectState("cube_0", "cube", "red", (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0), (0.0,) * 3, (0.0,) * 3,
+                          (0.05,) * 3, 1.0)]
+    array = store.deserialize_cdr(ObjectStatesWire(states, "world").serialize(1.5, states),
+                                  "robot_tasks_interfaces/msg/ObjectStateArray")
+    assert array.objects[0].name == "cube_0"
