@@ -50,6 +50,8 @@ setup(
         "foxglove": ["foxglove-sdk==0.30.3"],
         # live monitoring with Groot2 (robot_tasks.bt.groot2)
         "groot2": ["pyzmq>=25", "msgpack>=1.0"],
+        # recording demonstrations as rosbag2 MCAP bags (robot_tasks.ros.bag_recorder)
+        "record": ["rosbags==0.11.9"],
         "test": [
             "pytest>=8",
             "pytest-timeout",
@@ -59,7 +61,7 @@ setup(
             "msgpack>=1.0",
             # an independent Foxglove client for the bridge's tests: protocol + CDR decoding
             "websockets>=12",
-            "rosbags>=0.10",
+            "rosbags==0.11.9",
         ],
     },
     zip_safe=True,

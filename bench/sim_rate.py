@@ -10,7 +10,9 @@ Prints, for `franka_stacking` (and every scene with --all-scenes):
                  at 10 Hz of sim time, camera off, real_time_factor 0; measured alternating
                  with raw stepping *in the node's own world*, by wall time and by CPU time
                  (the latter is what counts on a shared machine); target node >= 80% of raw;
-and the scene camera's frames per second at 320x240.
+and the scene camera's frames per second at 320x240. With --controller-state, also the
+banana_bowl node loop with and without the per-step controller states (two
+JointControllerState messages per step, what a demonstration recording needs).
 Numbers are medians over repeats; the machine may be shared, so compare side by side.
 """
 from __future__ import annotations
@@ -73,14 +75,15 @@ def camera_fps(scene: str, width: int, height: int, frames: int) -> float:
 TARGET = 0.80
 
 
-def node_step_rates(scene: str, steps: int, repeats: int, joint_state_rate: float = 100.0):
+def node_step_rates(scene: str, steps: int, repeats: int, joint_state_rate: float = 100.0,
+                    controller_state: bool = False):
     module = "robot_tasks.nodes.sim"
     if importlib.util.find_spec(module) is None:
         return None
     importlib.import_module(module)                       # the node module must import
     from robot_tasks.nodes.sim.bench import bench_rates
 
-    return bench_rates(scene, steps, joint_state_rate, repeats)
+    return bench_rates(scene, steps, joint_state_rate, repeats, controller_state=controller_state)
 
 
 def main(argv=None) -> int:
@@ -89,6 +92,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--all-scenes", action="store_true", help="also print every scene's step rate")
+    parser.add_argument("--controller-state", action="store_true",
+                        help="also: banana_bowl's node loop with and without per-step controller states")
     args = parser.parse_args(argv)
 
     scene = "franka_stacking"
@@ -108,6 +113,12 @@ def main(argv=None) -> int:
                   f"ratio {n / r:.2f}  {verdict} (target >= {TARGET:.2f})")
     fps = camera_fps(scene, 320, 240, args.frames)
     print(f"  camera 320x240 RGB-D (ER_TINY_RENDERER): {fps:.1f} frames/s")
+    if args.controller_state and node is not None:
+        print("banana_bowl sim node loop (CPU time), per-step controller states off vs on:")
+        for on in (False, True):
+            rates = node_step_rates("banana_bowl", args.steps, args.repeats, controller_state=on)
+            print(f"  controller_state {'on ' if on else 'off'}: node {rates.node_cpu:8.0f} steps/s "
+                  f"({1e6 / rates.node_cpu:6.1f} us/step), raw {rates.raw_cpu:8.0f} steps/s")
     if args.all_scenes:
         print("all scenes (median steps/s at 240 Hz, robots idle):")
         for name in scene_names():

@@ -4,6 +4,8 @@
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
     robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot
     robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
+    robot-tasks demo banana_bowl --seed 2 --object lemon   # pick-and-place expert (robot_tasks/demo/banana_bowl.py)
+    robot-tasks demo banana_bowl --no-render               # the same rollout, no images kept
     robot-tasks demo franka_stacking --foxglove            # watch it in Foxglove meanwhile
 
 Starts the node set of config/<name>.yaml (the sim headless, or in PyBullet's window with
@@ -11,8 +13,9 @@ Starts the node set of config/<name>.yaml (the sim headless, or in PyBullet's wi
 through the sim's perturb_object service, and writes report.json, montage.png (press.png
 for the press), tree_status.log, nodes.log and a .btlog into a new folder under --out.
 Exit code 0 when the result is correct (graded on the sim's ground truth: all four cubes
-stacked in order; nine bins upright, one per slot; 10 N held on the wall), 1 otherwise,
-2 on bad arguments.
+stacked in order; nine bins upright, one per slot; 10 N held on the wall; the object in
+the bowl), 1 otherwise, 2 on bad arguments. banana_bowl also writes images/ (eight
+phases), trace.npz (state/action per control step) and bag/ (rosbag2, MCAP storage).
 """
 from __future__ import annotations
 
@@ -21,9 +24,10 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press")
+DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press", "banana_bowl")
 DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot"),
-                "franka_press": ()}
+                "franka_press": (), "banana_bowl": ()}
+PICK_OBJECTS = ("banana", "lemon")   # banana_bowl --object (robot_tasks/demo/banana_bowl.py OBJECTS)
 
 
 def register(subparsers) -> None:
@@ -43,12 +47,19 @@ def register(subparsers) -> None:
     parser.add_argument("--foxglove", action="store_true",
                         help="also run the Foxglove bridge while the demo runs (prints the URL to open)")
     parser.add_argument("--config", type=Path, default=None, help="bringup YAML (default: the package's)")
+    parser.add_argument("--object", choices=PICK_OBJECTS, default=None,
+                        help="banana_bowl: the object to pick (default: the contract's, banana)")
+    parser.add_argument("--no-render", dest="render", action="store_false",
+                        help="banana_bowl: keep no images (montage and images/ skipped, no camera in the bag)")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0 or (args.timeout is not None and not args.timeout > 0):
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
+        return 2
+    if args.object is not None and args.name != "banana_bowl":
+        print("robot-tasks demo: --object is for banana_bowl", file=sys.stderr)
         return 2
     if args.disturb is not None and args.disturb not in DISTURBANCES[args.name]:
         known = ", ".join(DISTURBANCES[args.name]) or "none"
@@ -62,7 +73,8 @@ def run(args) -> int:
     else:
         from robot_tasks.demo.runner import DemoOptions, run_demo
         options = DemoOptions(task=demo_task(args.name), seed=args.seed, disturb=args.disturb, out=args.out,
-                              rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
+                              rtf=args.rtf, foxglove=args.foxglove, gui=args.gui, pick_object=args.object,
+                              render=args.render)
     if args.timeout is not None:
         options.timeout = args.timeout
     if args.config is not None:
@@ -79,6 +91,9 @@ def run(args) -> int:
 
 def demo_task(name: str):
     """The DemoTask of a task demo (robot_tasks/demo/runner.py)."""
+    if name == "banana_bowl":
+        from robot_tasks.demo.banana_bowl import BANANA_BOWL
+        return BANANA_BOWL
     if name == "ur10_palletizing":
         from robot_tasks.demo.ur10_palletizing import PALLETIZING
         return PALLETIZING

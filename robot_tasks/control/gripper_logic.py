@@ -6,7 +6,9 @@ A parallel gripper is done when either
   `stall_window` seconds); stopped wider than target + `stall_margin` while closing
   means something is between them (object_detected).
 The command keeps acting after the goal ends (forward_command_controller style), so a
-grasp stays squeezed with max_effort while the arm moves.
+grasp stays squeezed with max_effort while the arm moves. FORCE_HOLD is a PARALLEL goal
+whose command also tells the gripper to switch to force control once an object stops the
+fingers: from then on each finger pushes with max_effort, whatever the width.
 """
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ from dataclasses import dataclass
 
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 
-PARALLEL, SUCTION = "PARALLEL", "SUCTION"   # GripperCommand.action's `mode` constants, by name
+PARALLEL, SUCTION, FORCE_HOLD = "PARALLEL", "SUCTION", "FORCE_HOLD"   # GripperCommand's `mode`s, by name
 MODE_NOT_SUPPORTED = "MODE_NOT_SUPPORTED"    # GripperCommand's own outcome
-MODES = (PARALLEL, SUCTION)
+MODES = (PARALLEL, SUCTION, FORCE_HOLD)
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class ParallelCommand:
     width: float
     effort: float
     timeout: float
+    force_hold: bool = False     # force control once an object stops the fingers
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,11 @@ def _timeout(value: float, default: float) -> float:
 def check_goal(mode: str | None, width: float, max_effort: float, suction_on: bool, timeout: float,
                settings: GripperSettings):
     """GripperCommand goal -> ParallelCommand / SuctionCommand, or MotionFailure.
-    `mode` is PARALLEL or SUCTION (None: the goal's number named no mode)."""
+    `mode` is PARALLEL, SUCTION or FORCE_HOLD (None: the goal's number named no mode)."""
     if mode not in MODES:
-        raise MotionFailure(ErrorCode.INVALID_GOAL, f"mode {mode} unknown; use PARALLEL or SUCTION")
+        raise MotionFailure(ErrorCode.INVALID_GOAL, f"mode {mode} unknown; use PARALLEL, SUCTION or FORCE_HOLD")
     has = "parallel" if settings.gripper_type == "parallel" else "suction"
-    wanted = "parallel" if mode == PARALLEL else "suction"
+    wanted = "suction" if mode == SUCTION else "parallel"
     if has != wanted:
         raise MotionFailure(MODE_NOT_SUPPORTED,
                             f"{mode} requested, but this gripper is a {has} gripper")
@@ -80,7 +83,7 @@ def check_goal(mode: str | None, width: float, max_effort: float, suction_on: bo
                             f"max_effort {effort} outside (0, {settings.max_effort:g}] N "
                             "(0 = default)")
     return ParallelCommand(min(max(width, 0.0), settings.max_width),
-                           effort or settings.default_effort, limit)
+                           effort or settings.default_effort, limit, force_hold=mode == FORCE_HOLD)
 
 
 class StallDetector:

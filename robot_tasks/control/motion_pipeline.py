@@ -9,10 +9,18 @@ The three pose motions (see MoveToPose.action):
   straight joint-space line to it;
 - PLANNED: IK, then OMPL RRT-Connect around the configured box obstacles;
 - CARTESIAN: the tool moves along the straight segment to the target (orientation
-  slerped), by repeated IK without restarts.
-Every path is densified so no joint moves more than `max_dq` between points and timed
-within the scaled joint velocity limits (robot_tasks.control.make_trajectory). Row 0 is
-the measured configuration, so the controller starts where the arm is.
+  slerped), by repeated IK without restarts;
+- BOUNDED: one IK solution, then n equal joint steps q_i = q_start + (q_goal - q_start)·i/n,
+  n = max(min_steps, ceil(|q_goal - q_start|_inf / max_dq)) with the goal's own max_dq and
+  min_steps, each step lasting at least one `command_period` of the controller, then a
+  hold of `bounded_hold_time` at q_goal. Positions only, so the controller interpolates
+  linearly, and point 1 is the first point: the controller starts from its own current
+  command (as joint_trajectory_controller does for a first point after t=0). Sampled once
+  per control step, consecutive commands then differ by at most max_dq — what a grasped
+  object needs to be carried without slipping (lift, transport).
+The other paths are densified so no joint moves more than `max_dq` between points and
+timed within the scaled joint velocity limits (robot_tasks.control.make_trajectory).
+Their row 0 is the measured configuration, so the controller starts where the arm is.
 """
 from __future__ import annotations
 
@@ -22,8 +30,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from robot_tasks.control import (ArmKinematics, CollisionChecker, IkConfig, IkSolver,
-                                 TimedTrajectory, cartesian_line, make_trajectory,
-                                 plan_joint_path)
+                                 TimedTrajectory, cartesian_line, interpolate_joints,
+                                 make_trajectory, plan_joint_path)
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.control.motion_request import JointRequest, Motion, PoseRequest
@@ -43,6 +51,8 @@ class PlannerSettings:
     cartesian_step: float                 # m between Cartesian waypoints
     cartesian_max_joint_jump: float = 0.1 # rad between Cartesian waypoints
     default_velocity_limit: float = 1.0   # rad/s for joints whose URDF gives none
+    command_period: float = 1.0 / 240.0   # s: the controller's control step (BOUNDED steps last >= this)
+    bounded_hold_time: float = 0.2        # s: BOUNDED holds q_goal this long after the last step
 
 
 class MotionPlanner:
@@ -70,6 +80,8 @@ class MotionPlanner:
             path = self._planned_path(q0, request)
         elif request.motion == Motion.CARTESIAN:
             path = self._cartesian_path(q0, request)
+        elif request.motion == Motion.BOUNDED:
+            return self._bounded(q0, self._solve_ik(q0, request), request)
         else:  # pose_request() already rejects this; kept so a bug cannot fall through
             raise MotionFailure(ErrorCode.INVALID_GOAL, f"unknown motion {request.motion}")
         return self._timed(path, request.velocity_scaling)
@@ -155,6 +167,18 @@ class MotionPlanner:
         reachable = self.ik.solve(target, q0).success
         code = ErrorCode.PLANNING_FAILED if reachable else ErrorCode.UNREACHABLE
         raise MotionFailure(code, f"no straight-line path to {target}: {line.reason}")
+
+    def _bounded(self, q0: np.ndarray, goal: np.ndarray, request: PoseRequest) -> TimedTrajectory:
+        """Equal steps of at most request.max_dq, each >= one command period, then a hold."""
+        steps = interpolate_joints(q0, goal, request.max_dq, request.min_steps)
+        increment = np.abs(steps[1] - steps[0])
+        speed = self.velocity_limits * request.velocity_scaling
+        step_time = max(float(np.max(increment / speed)), self.settings.command_period)
+        times = [step_time * i for i in range(1, len(steps))]
+        positions = [row.tolist() for row in steps[1:]]
+        positions.append(positions[-1])
+        times.append(times[-1] + self.settings.bounded_hold_time)
+        return TimedTrajectory(list(self.kin.joint_names), positions, [[] for _ in positions], times)
 
     def _timed(self, path: np.ndarray, velocity_scaling: float) -> TimedTrajectory:
         s = self.settings

@@ -36,6 +36,7 @@ class Motion(str, Enum):
     FREE = "FREE"            # joint-space interpolation to one IK solution
     PLANNED = "PLANNED"      # collision-aware RRT-Connect path
     CARTESIAN = "CARTESIAN"  # straight line of the tool
+    BOUNDED = "BOUNDED"      # equal joint steps of at most max_dq per command step, then a hold
 
 
 WORLD_FRAME = "world"
@@ -51,6 +52,8 @@ class MotionDefaults:
     joint_tolerance: float         # rad (or m)
     velocity_scaling: float        # (0, 1]
     timeout: float                 # s
+    max_dq: float = 0.006          # rad per command step (BOUNDED)
+    min_steps: int = 40            # steps of the shortest BOUNDED motion
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class PoseRequest:
     orientation_tolerance: float
     velocity_scaling: float
     timeout: float
+    max_dq: float = 0.006    # rad per command step (BOUNDED only)
+    min_steps: int = 40      # BOUNDED only
 
 
 @dataclass(frozen=True)
@@ -137,8 +142,9 @@ def _positive_or_default(value: float, default: float, name: str, upper: float =
 def pose_request(frame_id: str, position, quaternion, motion: Motion, frames: FrameMap,
                  defaults: MotionDefaults, position_tolerance: float = 0.0,
                  orientation_tolerance: float = 0.0, velocity_scaling: float = 0.0,
-                 timeout: float = 0.0) -> PoseRequest:
-    """Check a MoveToPose goal field by field; raise MotionFailure naming the bad field."""
+                 timeout: float = 0.0, max_dq: float = 0.0, min_steps: int = 0) -> PoseRequest:
+    """Check a MoveToPose goal field by field; raise MotionFailure naming the bad field.
+    `max_dq` and `min_steps` (0 = default) are checked for every motion, used by BOUNDED."""
     pos = np.asarray(position, dtype=float)
     quat = np.asarray(quaternion, dtype=float)
     if not np.all(np.isfinite(pos)):
@@ -151,7 +157,7 @@ def pose_request(frame_id: str, position, quaternion, motion: Motion, frames: Fr
         raise MotionFailure(ErrorCode.INVALID_GOAL, f"target orientation {problem}")
     if not isinstance(motion, Motion):
         raise MotionFailure(ErrorCode.INVALID_GOAL,
-                            f"motion {motion} unknown; use FREE, PLANNED or CARTESIAN")
+                            f"motion {motion} unknown; use FREE, PLANNED, CARTESIAN or BOUNDED")
     target = frames.to_base(Pose(pos, quat), frame_id)
     return PoseRequest(
         target, frame_id or WORLD_FRAME, motion,
@@ -160,7 +166,19 @@ def pose_request(frame_id: str, position, quaternion, motion: Motion, frames: Fr
         _positive_or_default(orientation_tolerance, defaults.orientation_tolerance,
                              "orientation_tolerance"),
         _positive_or_default(velocity_scaling, defaults.velocity_scaling, "velocity_scaling", 1.0),
-        _positive_or_default(timeout, defaults.timeout, "timeout"))
+        _positive_or_default(timeout, defaults.timeout, "timeout"),
+        _positive_or_default(max_dq, defaults.max_dq, "max_dq"),
+        _steps_or_default(min_steps, defaults.min_steps))
+
+
+def _steps_or_default(value, default: int) -> int:
+    """min_steps: 0 means "server default"; otherwise a whole number >= 1."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise MotionFailure(ErrorCode.INVALID_GOAL, f"min_steps is {value}, not a number")
+    if int(value) != value or value < 0:
+        raise MotionFailure(ErrorCode.INVALID_GOAL, f"min_steps must be a whole number >= 1 "
+                                                    f"(or 0 for the default), got {value}")
+    return int(value) or int(default)
 
 
 def joint_request(joint_names, positions, arm_joints, lower, upper, defaults: MotionDefaults,

@@ -32,8 +32,9 @@ class TimedTrajectory:
 
     joint_names: list
     positions: list          # one list of dof floats per point
-    velocities: list         # same shape as positions
-    time_from_start: list    # seconds, strictly increasing, first is 0.0
+    velocities: list         # same shape as positions, or [] per point (positions only: linear)
+    time_from_start: list    # seconds, strictly increasing; first 0.0 (the measured start), or > 0
+                             # when the controller starts from its own command (BOUNDED)
 
     @property
     def duration(self) -> float:

@@ -19,9 +19,13 @@ the sim's ground truth grades the result. The run folder holds:
     montage.png       camera frames after each phase, captioned
     tree_status.log   every node status change (sim time, tick, path, old -> new)
     nodes.log         the nodes' output, prefixed with their names
+and, for a task that names them (banana_bowl): images/<NN_name>.png (one per named phase,
+plus the start and the end), trace.npz (the demonstration's (T, 9) state/action arrays,
+robot_tasks/demo/trace.py) and bag/ (a rosbag2 MCAP bag of the task's topics).
 """
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -54,6 +58,15 @@ class DemoTask:
     make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log)
     grade       (final poses, first poses, counted times) -> (items key, rows, all ok, summary text);
                 poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's ground truth
+    optional (a demonstration-recording task):
+    images      ((phase, file stem), ...): one saved image after each of these phases, and
+                start_image / done_image before the goal and after the end; the montage
+                is then these images in order
+    scene_overrides, payload   options -> sim parameters / the ExecuteTree payload (dicts)
+    trace_robot     namespace whose controller states make trace.npz ("" = none)
+    bounded_phases  phases whose commanded arm steps are reported (max inf-norm step)
+    bag_topics      ((topic, type, max rate), ...) for the MCAP bag; camera_topic joins
+                    them when rendering is on
     """
 
     name: str
@@ -64,6 +77,15 @@ class DemoTask:
     recoveries: dict
     make_rule: Callable
     grade: Callable
+    images: tuple = ()
+    start_image: str = ""
+    done_image: str = ""
+    scene_overrides: Callable | None = None
+    payload: Callable | None = None
+    trace_robot: str = ""
+    bounded_phases: tuple = ()
+    bag_topics: tuple = ()
+    camera_topic: tuple | None = None
 
     @property
     def config(self) -> Path:
@@ -86,6 +108,9 @@ class DemoOptions:
     config: Path | None = None         # None: the task's config/<name>.yaml
     foxglove: bool = False             # also run the optional Foxglove bridge
     gui: bool = False                  # the sim in PyBullet's window instead of headless
+    pick_object: str | None = None     # the object to pick (banana_bowl: banana | lemon)
+    render: bool = True                # False: no images kept (montage, images/, bag camera skipped)
+    record: bool = True                # the task's trace.npz and bag/ (when it names them)
 
 
 @dataclass
@@ -105,13 +130,16 @@ class RunState:
     last_status_wall: float = 0.0                   # monotonic time of the last tree_status message
     recoveries: list = field(default_factory=list)
     task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
+    phase_windows: dict = field(default_factory=dict)  # phase -> [start, end] sim s (RUNNING -> SUCCESS)
+    named_frames: dict = field(default_factory=dict)   # image stem -> RGB array (task.images)
 
 
 class RunWatcher:
     """A RosClient spun in a thread: tree_status, camera, objects and /clock in;
     ExecuteTree and perturb_object out."""
 
-    def __init__(self, task: DemoTask, state: RunState, status_log):
+    def __init__(self, task: DemoTask, state: RunState, status_log, options: "DemoOptions | None" = None,
+                 run_dir: Path | None = None):
         from rclpy.action import ActionClient
         from rclpy.qos import QoSProfile, ReliabilityPolicy
         from robot_tasks_interfaces.action import ExecuteTree
@@ -129,7 +157,9 @@ class RunWatcher:
         self.node = self.ros.node
         reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
         self.node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
-        self.node.create_subscription(Image, "camera/image_raw", self._on_image, 2)
+        render = options is None or options.render
+        if render:
+            self.node.create_subscription(Image, "camera/image_raw", self._on_image, 2)
         self.node.create_subscription(ObjectStateArray, "objects", self._on_objects, reliable)
         self.node.create_subscription(Log, "/rosout", self._on_rosout, QoSProfile(depth=100,
                                       reliability=ReliabilityPolicy.RELIABLE))
@@ -138,10 +168,25 @@ class RunWatcher:
         self.execute = ActionClient(self.node, ExecuteTree, "execute_tree")
         self.perturb = self.node.create_client(PerturbObject, "perturb_object")
         self.ExecuteTree, self.PerturbObject = ExecuteTree, PerturbObject
+        self.trace = self.bag = None
+        if options is not None and options.record and run_dir is not None:
+            self._start_recording(task, render, run_dir)
         self.ros.start_thread()
+
+    def _start_recording(self, task: DemoTask, render: bool, run_dir: Path) -> None:
+        from robot_tasks.ros.bag_recorder import BagRecorder, BagTopic
+        from robot_tasks.ros.trace_recorder import TraceRecorder
+
+        if task.trace_robot:
+            self.trace = TraceRecorder(self.node, task.trace_robot)
+        topics = list(task.bag_topics) + ([task.camera_topic] if render and task.camera_topic else [])
+        if topics:
+            self.bag = BagRecorder(self.node, run_dir / "bag", [BagTopic(t, m, rate) for t, m, rate in topics])
 
     def close(self):
         self.ros.close()
+        if self.bag is not None:
+            self.bag_counts = self.bag.close()
 
     # ---- callbacks (executor thread) ----------------------------------------------------
     def _on_clock(self, msg):
@@ -176,7 +221,13 @@ class RunWatcher:
                 if name in task.phases and change.registration_id in PHASE_LEAVES:
                     if status == "RUNNING":
                         st.events.append(("phase", name))
+                        st.phase_windows[name] = [round(st.sim_time, 4), None]
                     elif status == "SUCCESS":
+                        if name in st.phase_windows:
+                            st.phase_windows[name][1] = round(st.sim_time, 4)
+                        stem = dict(task.images).get(name)
+                        if stem is not None:
+                            self.capture_named(stem)
                         if name == task.counted:
                             st.released += 1
                             st.counted_times.append(round(st.sim_time, 3))
@@ -186,25 +237,40 @@ class RunWatcher:
                     st.recoveries.append({"sim_time": round(st.sim_time, 3), "what": what})
                     st.events.append(("recovery", what))
 
-    def _capture(self, caption):
+    def _pixels(self):
         image = self.state.image
-        if image is None or len(self.state.frames) >= MAX_FRAMES:
-            return
+        if image is None:
+            return None
         try:
-            pixels = image_from_message_fields(image.width, image.height, image.step, image.encoding, image.data)
+            return image_from_message_fields(image.width, image.height, image.step, image.encoding, image.data)
         except ValueError as exc:
             self.state.events.append(("warning", f"camera frame skipped: {exc}"))
+            return None
+
+    def _capture(self, caption):
+        if len(self.state.frames) >= MAX_FRAMES:
             return
-        self.state.frames.append((caption, pixels))
+        pixels = self._pixels()
+        if pixels is not None:
+            self.state.frames.append((caption, pixels))
+
+    def capture_named(self, stem: str) -> bool:
+        """Keep the latest camera frame as image `stem` (False when there is none)."""
+        pixels = self._pixels()
+        if pixels is not None:
+            self.state.named_frames[stem] = pixels
+        return pixels is not None
 
 
 def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     """Run one demo episode; return 0 when the task's ground-truth grade is all correct, else 1."""
     task = options.task
+    sim_overrides = {"seed": options.seed, "real_time_factor": options.rtf,
+                     **(task.scene_overrides(options) if task.scene_overrides else {})}
+    object_part = f"_{options.pick_object}" if options.pick_object else ""
     run = prepare_run(options.config or task.config, options.out,
-                      f"{task.name}_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
-                      {"sim": {"seed": options.seed, "real_time_factor": options.rtf}},
-                      foxglove=options.foxglove, gui=options.gui)
+                      f"{task.name}{object_part}_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
+                      {"sim": sim_overrides}, foxglove=options.foxglove, gui=options.gui)
     run_dir = run.folder
     rule = task.make_rule(options.disturb) if options.disturb else None
     state = RunState()
@@ -213,9 +279,17 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     say(f"demo: run folder {run_dir}")
     if options.foxglove:
         say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
+    if options.pick_object:
+        report["object"] = options.pick_object
     wall_start = time.monotonic()
+    watchers = []
+
+    def make_watcher(status_log):
+        watchers.append(RunWatcher(task, state, status_log, options, run_dir))
+        return watchers[-1]
+
     result = run_with_nodes(
-        run, report, lambda status_log: RunWatcher(task, state, status_log),
+        run, report, make_watcher,
         lambda watcher, supervisor: _run_goal(watcher, supervisor, rule, state, options, say, report),
         say, starting=f" (seed {options.seed})")
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
@@ -226,9 +300,14 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     report["recoveries"] = state.recoveries
     report["task_log"] = list(state.task_log)
     report["success"] = bool(result and result.get("node_status") == "SUCCESS" and all_ok)
-    if state.frames:
+    report["phase_windows"] = state.phase_windows
+    if task.images:
+        _write_images(task, state, options, run_dir, report, say)
+    elif state.frames:
         write_montage(state.frames, run_dir / "montage.png")
         report["montage"] = "montage.png"
+    if watchers:
+        _finish_recording(task, watchers[0], state, run_dir, report, say)
     report.update(btlog_entry(run_dir))
     write_report(run_dir / "report.json", report)
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - {summary}"
@@ -236,12 +315,66 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     return 0 if report["success"] else 1
 
 
+def _write_images(task, state, options, run_dir, report, say) -> None:
+    """images/<stem>.png for each named frame and their montage, or say they were skipped."""
+    from PIL import Image
+
+    if not options.render:
+        report["images"] = "skipped (rendering off: --no-render)"
+        say("demo: images skipped (rendering off)")
+        return
+    order = [task.start_image] + [stem for _, stem in task.images] + [task.done_image]
+    folder = run_dir / "images"
+    folder.mkdir(exist_ok=True)
+    kept = [(stem, state.named_frames[stem]) for stem in order if stem in state.named_frames]
+    for stem, pixels in kept:
+        Image.fromarray(pixels).save(folder / f"{stem}.png")
+    report["images"] = [f"images/{stem}.png" for stem, _ in kept]
+    missing = [stem for stem in order if stem not in state.named_frames]
+    if missing:
+        report["images_missing"] = missing       # the phase never succeeded, or no frame had come
+    if kept:
+        write_montage(kept, run_dir / "montage.png", columns=4)
+        report["montage"] = "montage.png"
+
+
+def _finish_recording(task, watcher, state, run_dir, report, say) -> None:
+    """trace.npz with its checks, and the bag's message counts, into the report."""
+    from robot_tasks.demo.trace import TraceError
+
+    if watcher.trace is not None:
+        trace = watcher.trace.trace()
+        entry = {"file": "trace.npz", "received": dict(watcher.trace.counts)}
+        try:
+            entry.update(trace.check())
+            trace.save(run_dir / "trace.npz")
+        except TraceError as err:
+            entry["error"] = str(err)
+        steps = {}
+        for phase in task.bounded_phases:
+            window = state.phase_windows.get(phase)
+            if window and window[1] is not None:
+                steps[phase] = round(trace.window(*window).max_arm_step(), 6)
+        entry["max_arm_step_in"] = steps
+        report["trace"] = entry
+        say(f"demo: trace {entry.get('shape', '?')} ({entry.get('error', 'checks passed')}); "
+            f"max arm command step {steps} rad")
+    if watcher.bag is not None:
+        report["bag"] = {"path": "bag", "messages": getattr(watcher, "bag_counts", {})}
+
+
 def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | None:
     """Wait for the executor, send the goal, follow it; returns the result fields or None."""
     if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
         say(f"demo: {report['error']}")
         return None
-    goal = watcher.ExecuteTree.Goal(target_tree=options.task.tree_id)
+    task = options.task
+    if task.start_image and options.render:
+        deadline = time.monotonic() + 20.0
+        while not watcher.capture_named(task.start_image) and time.monotonic() < deadline:
+            time.sleep(0.2)
+    payload = task.payload(options) if task.payload else {}
+    goal = watcher.ExecuteTree.Goal(target_tree=task.tree_id, payload=json.dumps(payload) if payload else "")
     goal_future = watcher.execute.send_goal_async(goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
     say(f"demo: running {options.task.tree_id}")
@@ -284,6 +417,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             if rule is not None:
                 report.setdefault("disturbance", {})["log"] = rule.log
             time.sleep(1.0)   # one more ground-truth message after the last release settles
+            if task.done_image and options.render:
+                watcher.capture_named(task.done_image)
             return report["tree_result"]
         time.sleep(0.05)
 

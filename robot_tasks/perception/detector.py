@@ -35,13 +35,14 @@ from robot_tasks.perception.fit_banana import fit_banana
 from robot_tasks.perception.fit_bin import fit_bin
 from robot_tasks.perception.fit_bowl import fit_bowl
 from robot_tasks.perception.fit_cube import fit_cube
+from robot_tasks.perception.fit_round import fit_round
 from robot_tasks.perception.segment import (EDGE_REACH_PX, Segment, gap_between,
                                             hidden_edge_mask, merge_segments)
 from robot_tasks.perception.support import estimate_support_height
 
 Fitter = Callable[[ObjectSpec, Segment, "float | None"], "Detection | None"]
 FITTERS: dict[str, Fitter] = {"cube": fit_cube, "banana": fit_banana, "bowl": fit_bowl,
-                              "bin": fit_bin}
+                              "bin": fit_bin, "round": fit_round}
 
 
 @dataclass(frozen=True)

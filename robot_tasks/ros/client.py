@@ -84,6 +84,13 @@ class RosClient:
             self.executor.spin()
         except ExternalShutdownException:
             pass
+        except Exception:  # noqa: BLE001
+            # rclpy 9.x: executor.shutdown() from close() can tear the executor's guard
+            # condition down under a callback that is still running (AttributeError on it,
+            # or InvalidHandle "destruction was requested"). That is the close we asked for;
+            # at any other time the error is real.
+            if not self._closed:
+                raise
 
     def spin_until(self, future, deadline: float | None = None) -> bool:
         """Wait until `future` is done or the monotonic `deadline` passes (True if done).

@@ -19,3 +19,7 @@ def under(namespace: str, name: str) -> str:
     """`name` in the arm's namespace ("" = the node's own namespace)."""
     namespace = namespace.strip("/")
     return f"{namespace}/{name}" if namespace else name
+# Position-controlled arms and parallel grippers (robot_tasks/nodes/sim/robot_io.py):
+ARM_STATE_TOPIC = "joint_trajectory_controller/controller_state"   # robot_tasks_interfaces/JointControllerState
+GRIPPER_STATE_TOPIC = "gripper_controller/controller_state"        # robot_tasks_interfaces/JointControllerState
+GRIPPER_FORCE_HOLD = 1.0   # third number of a gripper_controller/commands message: force hold

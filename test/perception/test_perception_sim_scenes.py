@@ -108,3 +108,20 @@ def test_ur10_palletizing_bins_and_their_up_side():
                     assert d.label == "bin" and d.upside_down is s.upside_down, f"{s.name} seed {seed}"
                     checked += 1
     assert checked >= 20
+
+
+def test_lemon_and_bowl_on_the_table():
+    """The round fitter finds the YCB lemon (centre from its top cap) and not a banana."""
+    detector = Detector()
+    for seed in range(4):
+        with World(scene="banana_bowl", seed=seed, pick_object="014_lemon") as world:
+            world.step(240)
+            found, _ = _detect(world, detector)
+            truth = _truth(world)
+            assert [d.label for d in found] == ["bowl", "lemon"], f"seed {seed}"
+            lemon = found[1]
+            from robot_tasks.sim.ycb import world_aabb
+            low, high = world_aabb("014_lemon", truth["lemon"].position, truth["lemon"].orientation)
+            assert np.linalg.norm(np.subtract(lemon.position[:2], (low[:2] + high[:2]) / 2)) < 0.01, f"seed {seed}"
+            assert abs(lemon.position[2] + lemon.size[2] / 2 - high[2]) < 0.01     # its top
+            assert lemon.size[0] == pytest.approx(0.06, abs=0.015)

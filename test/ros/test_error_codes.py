@@ -33,7 +33,8 @@ def test_numbers_come_from_the_generated_classes():
     assert result_code(MoveToPose.Result, MotionFailure(ErrorCode.UNREACHABLE, "x").code) == 3
     assert code_name(MoveToPose.Result, 3) == "UNREACHABLE"
     assert code_name(MoveToPose.Result, 99) == "CODE_99"
-    assert options(MoveToPose.Goal, [m.value for m in Motion]) == {"free": 0, "planned": 1, "cartesian": 2}
+    assert options(MoveToPose.Goal, [m.value for m in Motion]) == {"free": 0, "planned": 1, "cartesian": 2,
+                                                                    "bounded": 3}
 
 
 def test_an_outcome_an_action_does_not_define_is_refused():
@@ -46,4 +47,5 @@ def test_goal_constants_by_name():
         assert constant_name(MoveToPose.Goal, getattr(MoveToPose.Goal, motion.value), [m.value for m in Motion]) \
             == motion.value
     assert constant_name(MoveToPose.Goal, 7, [m.value for m in Motion]) is None
-    assert [constant_name(GripperCommand.Goal, n, MODES) for n in (0, 1, 2)] == ["PARALLEL", "SUCTION", None]
+    assert [constant_name(GripperCommand.Goal, n, MODES) for n in (0, 1, 2, 3)] == ["PARALLEL", "SUCTION", "FORCE_HOLD",
+                                                                                    None]

@@ -57,6 +57,45 @@ def test_panda_grasps_lifts_and_stacks_a_cube(stacking_world):
     assert not arm.gripper.state().object_stopped
 
 
+def _finger_contact_force(world, arm, body) -> list[float]:
+    """Normal force [N] between each finger and `body`, from the physics engine's contacts."""
+    cid = world.client
+    return [sum(c[9] for c in p.getContactPoints(bodyA=arm.body_id, bodyB=body, linkIndexA=arm.link_index(link),
+                                                 physicsClientId=cid))
+            for link in ("panda_leftfinger", "panda_rightfinger")]
+
+
+def test_force_hold_switches_to_force_control_on_contact_and_squeezes_with_the_set_force(stacking_world):
+    world = stacking_world
+    arm = world.robot("panda")
+    red = world.object_state("red_cube")
+    grip = _down_with_yaw(_cube_yaw(red))
+    move_to(world, arm, np.array(red.position) + [0, 0, 0.15], 2.0, grip)
+    move_to(world, arm, np.array(red.position), 1.0, grip)
+    arm.gripper.record_steps = True
+    arm.gripper.command(0.0, 10.0, force_hold=True)
+    assert arm.gripper.step_record()[3] == "position"           # still closing under position control
+    world.step(120)
+    reference, feedback, output, mode = arm.gripper.step_record()
+    assert mode == "force" and output == [-10.0, -10.0] and reference == [0.0, 0.0]
+    assert sum(feedback) == pytest.approx(0.05, abs=0.006)       # stopped by the 5 cm cube
+    body = world.objects["red_cube"].body_id
+    forces = _finger_contact_force(world, arm, body)
+    assert forces == pytest.approx([10.0, 10.0], rel=0.15)       # each finger pushes with the set force
+    move_to(world, arm, np.array(red.position) + [0, 0, 0.15], 1.0, grip)
+    assert world.object_state("red_cube").position[2] - red.position[2] > 0.12
+    assert arm.gripper.step_record()[3] == "force"               # the force is kept while carrying
+    arm.gripper.open()
+    assert arm.gripper.step_record()[3] == "position"
+
+
+def test_force_hold_closing_on_nothing_stays_position_controlled(panda_world):
+    arm = panda_world.robot("panda")
+    arm.gripper.command(0.0, 10.0, force_hold=True)
+    panda_world.step(240)
+    assert arm.gripper.step_record()[3] == "position" and arm.gripper.state().width < 0.002
+
+
 def test_fingers_closing_on_nothing_report_no_object(panda_world):
     arm = panda_world.robot("panda")
     arm.gripper.grasp(20.0)

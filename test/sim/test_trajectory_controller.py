@@ -144,3 +144,19 @@ def test_interpolator_modes_hit_their_knots():
     quintic = Interpolator(times, pos, [[0.0], [0.0], [0.0]], [[0.0], [0.0], [0.0]])
     assert quintic.mode == "quintic" and quintic.sample(0.5)[0][0] == pytest.approx(0.5)
     assert quintic.sample(10.0)[0][0] == 0.0 and quintic.sample(10.0)[1][0] == 0.0
+
+
+def test_step_record_is_the_steps_command_and_the_measurement_just_before_it(panda_world):
+    arm = panda_world.robot("panda")
+    arm.controller.record_steps = True
+    arm.controller.command(_traj(arm.arm_joint_names, (GOAL, 2.0)))
+    previous_command = None
+    for _ in range(120):
+        measured_before = arm.positions(arm.arm_joint_names)
+        panda_world.step()
+        reference, feedback = arm.controller.step_record()
+        assert feedback == pytest.approx(list(measured_before), abs=1e-12)   # read before the command
+        assert reference == arm.controller.state().desired                    # the command of this step
+        if previous_command is not None:
+            assert np.max(np.abs(np.subtract(reference, previous_command))) > 0    # it moves on each step
+        previous_command = reference

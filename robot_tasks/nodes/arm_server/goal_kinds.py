@@ -50,7 +50,7 @@ class PoseGoalKind:
         return pose_request(frame, position, quaternion, Motion(motion) if motion else goal.motion,
                             self.frames, self.defaults,
                             goal.position_tolerance, goal.orientation_tolerance,
-                            goal.velocity_scaling, goal.timeout)
+                            goal.velocity_scaling, goal.timeout, goal.max_dq, goal.min_steps)
 
     def plan(self, q_now, request):
         return self.planner.plan_pose(q_now, request)

@@ -67,7 +67,10 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         joint_tolerance=positive("joint_tolerance", 0.005, "rad or m (MoveToJoints)"),
         velocity_scaling=positive("velocity_scaling", 0.5, "fraction of the URDF velocity limits",
                                   maximum=1.0),
-        timeout=positive("goal_timeout", 30.0, "s"))
+        timeout=positive("goal_timeout", 30.0, "s"),
+        max_dq=positive("bounded_max_dq", 0.006, "rad per command step of a BOUNDED goal that sets none"),
+        min_steps=declare(node, "bounded_min_steps", 40, "steps of a BOUNDED goal that sets none",
+                          minimum=1))
     planner = PlannerSettings(
         ik_method=declare(node, "ik_method", "dls", "differential IK variant", choices=tuple(IK_METHODS)),
         ik_restarts=declare(node, "ik_restarts", 8, "random IK restarts", minimum=0),
@@ -75,7 +78,11 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         min_steps=declare(node, "min_steps", 40, "points of the shortest trajectory", minimum=2),
         ramp_time=declare(node, "ramp_time", 0.2, "s of speed ramp", minimum=0.0),
         planning_time=positive("planning_time", 2.0, "s for RRT-Connect"),
-        cartesian_step=positive("cartesian_step", 0.005, "m between Cartesian waypoints"))
+        cartesian_step=positive("cartesian_step", 0.005, "m between Cartesian waypoints"),
+        command_period=positive("command_period", 1.0 / 240.0,
+                                "s: the trajectory controller's control step (a BOUNDED step lasts >= this)"),
+        bounded_hold_time=declare(node, "bounded_hold_time", 0.2, "s a BOUNDED motion holds its goal",
+                                  minimum=0.0))
     return ArmServerConfig(
         robot=robot, joint_names=joints, base_frame=base, tip_frame=tip, frames=frames,
         obstacles=obstacles, package_dirs=package_dirs,

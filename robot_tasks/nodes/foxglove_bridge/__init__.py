@@ -13,6 +13,6 @@ raw subscriptions hand over the serialized CDR bytes, and they go out as they ca
 then open Foxglove, "Open connection", Foxglove WebSocket, ws://127.0.0.1:8765, and
 import config/franka_stacking.foxglove.json as the layout. The server listens on
 127.0.0.1 unless `address` says otherwise. The Foxglove SDK (PyPI `foxglove-sdk`) runs
-the server; node.py is the ROS side, message_schemas.py builds the schemas, assets.py
+the server; node.py is the ROS side, robot_tasks/ros/message_schemas.py builds the schemas, assets.py
 serves the URDFs' meshes to the 3D panel.
 """

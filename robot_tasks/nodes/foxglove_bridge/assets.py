@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlparse
 
 from defusedxml import ElementTree
 
-from robot_tasks.nodes.foxglove_bridge.message_schemas import share_dirs
+from robot_tasks.ros.message_schemas import share_dirs
 
 MAX_ASSET_BYTES = 64 * 1024 * 1024
 

@@ -5,7 +5,7 @@ What happens, in order:
    default), with an asset handler for the meshes of the robots' URDFs (assets.py).
 2. Every `discovery_period` the node lists the graph's topics (all, or `topics`); each new
    one whose type it can import becomes a channel: schema = the type's concatenated .msg
-   definition (encoding `ros2msg`, message_schemas.py), messages encoded `cdr`.
+   definition (encoding `ros2msg`, robot_tasks.ros.message_schemas), messages encoded `cdr`.
 3. Every SUBSCRIBE_CHECK_S the node compares which channels have a Foxglove subscriber
    (`channel.has_sinks()`) with its own ROS subscriptions: it subscribes a topic when
    the first client subscribes and unsubscribes when the last one leaves, so an unwatched
@@ -29,7 +29,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from robot_tasks.nodes.foxglove_bridge.assets import AssetServer
-from robot_tasks.nodes.foxglove_bridge.message_schemas import SchemaError, ros2msg_schema, split_type
+from robot_tasks.ros.message_schemas import SchemaError, ros2msg_schema, split_type
 from robot_tasks.nodes.foxglove_bridge.parameters import declare_bridge_parameters
 from robot_tasks.ros.qos import LATCHED
 

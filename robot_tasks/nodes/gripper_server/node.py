@@ -1,7 +1,8 @@
 """GripperServer: the GripperCommand action for a parallel gripper or a suction cup.
 
 Topic contract (names relative to the node's namespace, all remappable):
-  parallel: out gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort])
+  parallel: out gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort],
+            or [width, max_effort, 1] for FORCE_HOLD: force control once an object stops the fingers)
             in  joint_states (finger joints; width = sum of the finger joint positions)
   suction:  out suction/command (std_msgs/Bool)
             in  suction/attached (std_msgs/Bool, transient_local, sent on change)
@@ -28,6 +29,7 @@ from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.async_tools import sleep
 from robot_tasks.ros.joint_state_cache import JointStateCache
 from robot_tasks.ros.parameters import ParameterError, declare
+from robot_tasks.ros.controller_topics import GRIPPER_FORCE_HOLD
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.control.robot_defaults import robot_defaults
 from robot_tasks.control.gripper_logic import (MODES, GripperSettings, ParallelCommand, StallDetector,
@@ -95,9 +97,10 @@ class GripperServer(Node):
     def width(self, max_age: float) -> float:
         return float(sum(self.joint_cache.positions(self.finger_joints, max_age)))
 
-    def command_width(self, width: float, effort: float) -> None:
+    def command_width(self, width: float, effort: float, force_hold: bool = False) -> None:
         self.last_command = (width, effort)
-        self.command_pub.publish(Float64MultiArray(data=[float(width), float(effort)]))
+        data = [float(width), float(effort)] + ([GRIPPER_FORCE_HOLD] if force_hold else [])
+        self.command_pub.publish(Float64MultiArray(data=data))
 
     # ------------------------------------------------------------ goal handling
     def _accepted(self, handle) -> None:
@@ -173,7 +176,7 @@ class GripperServer(Node):
                                f"{self.startup_wait:g} s")
         start_width = self.width(self.state_timeout)
         closing = cmd.width < start_width
-        self.command_width(cmd.width, cmd.effort)
+        self.command_width(cmd.width, cmd.effort, cmd.force_hold)
         t0 = self._now()
         stall = StallDetector(self.settings.stall_window, self.settings.stall_distance)
         while True:

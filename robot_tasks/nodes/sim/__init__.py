@@ -5,9 +5,12 @@ robot's name: `panda`; `panda_1`, `panda_2` in franka_pyramid; `ur10`):
   pub  <ns>/joint_states                                   sensor_msgs/JointState
   pub  <ns>/robot_description            (transient_local) std_msgs/String (URDF)
   sub  <ns>/joint_trajectory_controller/joint_trajectory   trajectory_msgs/JointTrajectory
-  sub  <ns>/gripper_controller/commands  (Panda)           std_msgs/Float64MultiArray [width, max_effort]
+  sub  <ns>/gripper_controller/commands  (Panda)           std_msgs/Float64MultiArray [width, max_effort(, 1 = force hold)]
   sub  <ns>/suction/command              (UR10)            std_msgs/Bool
   pub  <ns>/suction/attached             (UR10, transient_local) std_msgs/Bool
+With `controller_state: true`, once per control step (the command and the measurement just before it):
+  pub  <ns>/joint_trajectory_controller/controller_state   robot_tasks_interfaces/JointControllerState
+  pub  <ns>/gripper_controller/controller_state  (Panda)   robot_tasks_interfaces/JointControllerState
 An arm with compliant controllers (franka_press; controller_io.py, like controller_manager):
   srv  <ns>/controller_manager/switch_controller           robot_tasks_interfaces/SwitchController
   srv  <ns>/controller_manager/list_controllers            robot_tasks_interfaces/ListControllers

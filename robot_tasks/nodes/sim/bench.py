@@ -40,8 +40,9 @@ class StepRates:
 
 
 def bench_rates(scene: str, steps: int, joint_state_rate: float = 100.0, repeats: int = 3,
-                object_rate: float = 10.0) -> StepRates:
-    """Alternate `repeats` runs of raw stepping and of the node loop in one world."""
+                object_rate: float = 10.0, controller_state: bool = False) -> StepRates:
+    """Alternate `repeats` runs of raw stepping and of the node loop in one world
+    (`controller_state`: the node also publishes both controllers' per-step states)."""
     from robot_tasks.ros.dds import configure_loopback_dds, pick_free_domain_id
 
     configure_loopback_dds(domain_id=None if "ROS_DOMAIN_ID" in os.environ else pick_free_domain_id(),
@@ -61,7 +62,8 @@ def bench_rates(scene: str, steps: int, joint_state_rate: float = 100.0, repeats
     node = spinner = None
     try:
         values = dict(scene=scene, real_time_factor=0.0, camera_rate=0.0,
-                      joint_state_rate=float(joint_state_rate), object_rate=float(object_rate))
+                      joint_state_rate=float(joint_state_rate), object_rate=float(object_rate),
+                      controller_state=bool(controller_state))
         overrides = [Parameter(name, value=value) for name, value in values.items()]
         node = SimNode("sim_bench", context=context, parameter_overrides=overrides)
         spinner = ExecutorThread(SingleThreadedExecutor(context=context),

@@ -104,8 +104,12 @@ class SteppingLoop:
     def step(self) -> None:
         """One physics step, then every publication that is due at the new sim time."""
         node = self.node
+        step_time = node.ros_time()            # the time the controllers command at
         node.world.step()
         self.steps += 1
+        if node.params.controller_state:
+            for robot in node.robots:
+                robot.publish_controller_state(step_time)
         t = node.ros_time()
         if t >= self._next_due:               # most steps stop here: nothing to publish
             self._publish_due(t)

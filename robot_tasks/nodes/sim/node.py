@@ -20,6 +20,7 @@ from std_srvs.srv import SetBool
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.parameters import declare_sim_params, robot_namespace
+from robot_tasks.ros.errors import ParameterError
 from robot_tasks.nodes.sim.perturb import perturb
 from robot_tasks.nodes.sim.robot_io import RobotIO
 from robot_tasks.nodes.sim.scene_io import CAMERA_NAME, CameraIO, ObjectsIO
@@ -42,7 +43,13 @@ class SimNode(Node):
             self.set_parameters([Parameter("use_sim_time", Parameter.Type.BOOL, False)])
         self.params = declare_sim_params(self, scene_names())
         prm = self.params
-        self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui)
+        scene_options = {"pick_object": prm.pick_object} if prm.pick_object else {}
+        try:
+            self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui,
+                               **scene_options)
+        except TypeError as err:          # an option the scene does not take
+            raise ParameterError("pick_object", f": scene {prm.scene} takes no such option ({err})",
+                                 node=self.get_name()) from None
         try:
             self._wire()
         except Exception:
@@ -55,7 +62,8 @@ class SimNode(Node):
         # Best effort, depth 1, like rclcpp::ClockQoS and rclpy's TimeSource subscription:
         # a slow /clock reader must never hold the simulation back.
         self._clock_pub = self.create_publisher(Clock, "/clock", CLOCK_QOS)
-        self.robots = [RobotIO(self, world, name, robot_namespace(self, name), self.world_time_of)
+        self.robots = [RobotIO(self, world, name, robot_namespace(self, name), self.world_time_of,
+                               controller_state=prm.controller_state)
                        for name in world.robots]
         self.camera = None
         if prm.camera_rate > 0:

@@ -15,6 +15,8 @@
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
+| controller_state   | false   | publish each robot's controller states once per control step (robot_io.py) |
+| pick_object        | ""      | scene option: the YCB object to pick (banana_bowl: "" = 011_banana) |
 
 Why a wall-clock cap on the camera: a 320x240 frame costs 40-70 ms of CPU (TinyRenderer),
 so at camera_rate 5 and three times real time the camera alone would need most of a
@@ -49,6 +51,8 @@ class SimParams:
     camera_max_wall_rate: float
     object_rate: float
     gui: bool
+    controller_state: bool = False
+    pick_object: str = ""
 
 
 
@@ -80,6 +84,9 @@ def declare_sim_params(node, known_scenes) -> SimParams:
                                   zero_allowed=True),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
+        controller_state=declare(node, "controller_state", False,
+                                 "publish the controller states once per control step"),
+        pick_object=declare(node, "pick_object", "", "scene option: YCB object to pick (\"\" = the scene's own)"),
     )
 
 

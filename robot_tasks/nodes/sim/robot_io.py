@@ -8,7 +8,14 @@ Under the robot's namespace `<ns>` (see params.robot_namespace):
   (trajectory_msgs/JointTrajectory: a whole trajectory; header.stamp = start time in
   sim time, zero = now; no points = stop and hold, as joint_trajectory_controller does);
 * Panda fingers: subscribes `<ns>/gripper_controller/commands`
-  (std_msgs/Float64MultiArray `[width]` or `[width, max_effort]`, metres / newtons);
+  (std_msgs/Float64MultiArray `[width]`, `[width, max_effort]` or `[width, max_effort, 1]`,
+  metres / newtons; the third number 1 = force hold: once an object stops the fingers they
+  push with max_effort, see robot_tasks.sim.grippers);
+* with the sim's `controller_state` parameter on: publishes, once per control step,
+  `<ns>/joint_trajectory_controller/controller_state` and (Panda fingers)
+  `<ns>/gripper_controller/controller_state` (robot_tasks_interfaces/JointControllerState:
+  the command applied in that step and the positions measured just before it; both
+  messages of a step carry the same stamp, the step's time);
 * suction cup: subscribes `<ns>/suction/command` (std_msgs/Bool on/off) and publishes
   `<ns>/suction/attached` (std_msgs/Bool, transient_local, sent when it changes);
 * an arm with compliant controllers: the switch/list services, command topics, F/T and
@@ -27,9 +34,12 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray, String
 from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
 
+from robot_tasks_interfaces.msg import JointControllerState
+
 from robot_tasks.nodes.sim.controller_io import ControllerIO
 from robot_tasks.nodes.sim.convert import stamp_seconds, trajectory_from_msg
-from robot_tasks.nodes.sim.wire import JointStateWire
+from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
+from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_FORCE_HOLD, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.sim.errors import CommandRejected
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
@@ -43,9 +53,11 @@ SUCTION_ATTACHED_TOPIC = "suction/attached"
 class RobotIO:
     """Publishers and command subscriptions of one robot of the world."""
 
-    def __init__(self, node, world, robot_name: str, namespace: str, world_time_of):
+    def __init__(self, node, world, robot_name: str, namespace: str, world_time_of,
+                 controller_state: bool = False):
         """`world_time_of(ros_seconds)` maps a ROS stamp to the World's own time;
-        `node.inbox` carries commands to the stepping thread."""
+        `node.inbox` carries commands to the stepping thread; `controller_state`: publish
+        the per-step controller states."""
         self.node = node
         self.world = world
         self.name = robot_name
@@ -70,6 +82,16 @@ class RobotIO:
             self._attached_pub = node.create_publisher(Bool, self.topic(SUCTION_ATTACHED_TOPIC), LATCHED)
             self.poll_gripper()
         self.controllers = ControllerIO(node, self) if self.robot.controllers is not None else None
+        self._state_pubs = {}
+        self._record_steps = controller_state
+        self._bind_recording()
+        if controller_state:
+            self._state_pubs["arm"] = (node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC), 100),
+                                       ControllerStateWire(self.robot.arm_joint_names))
+            if isinstance(self.robot.gripper, ParallelGripper):
+                self._state_pubs["gripper"] = (
+                    node.create_publisher(JointControllerState, self.topic(GRIPPER_STATE_TOPIC), 100),
+                    ControllerStateWire(self.robot.gripper.finger_joints))
 
     def _subscribe(self, msg_type, topic: str, apply) -> None:
         """Subscribe `topic`; the callback (executor thread) only posts `apply(msg)`."""
@@ -80,11 +102,18 @@ class RobotIO:
         """After World.reset(): the Robot object was rebuilt; pick up the new one."""
         self.robot = self.world.robot(self.name)
         self._bind_joints()
+        self._bind_recording()
         self._attached = None
         if self._attached_pub is not None:
             self.poll_gripper()
 
     # --- state out ------------------------------------------------------------------
+    def _bind_recording(self) -> None:
+        """The controllers measure before each command only when their states go out."""
+        for part in (self.robot.controller, self.robot.gripper):
+            if part is not None and hasattr(part, "record_steps"):
+                part.record_steps = self._record_steps
+
     def _bind_joints(self) -> None:
         robot = self.robot
         self._read_args = (robot.body_id, robot.indices(robot.joint_names))
@@ -103,6 +132,20 @@ class RobotIO:
             ros_seconds, [s[0] for s in states], [s[1] for s in states], effort))
         if self.controllers is not None:
             self.controllers.publish(ros_seconds)
+
+    def publish_controller_state(self, step_seconds: float) -> None:
+        """The last control step's command and the measurement just before it (stamp: the
+        step's time), for the arm's trajectory controller and the fingers."""
+        if not self._state_pubs:
+            return
+        robot = self.robot
+        reference, feedback = robot.controller.step_record()
+        publisher, wire = self._state_pubs["arm"]
+        publisher.publish(wire.serialize(step_seconds, reference, feedback, reference, "position"))
+        gripper = self._state_pubs.get("gripper")
+        if gripper is not None:
+            publisher, wire = gripper
+            publisher.publish(wire.serialize(step_seconds, *robot.gripper.step_record()))
 
     def poll_gripper(self) -> None:
         """Publish suction/attached when it changed (cheap when it did not)."""
@@ -135,12 +178,17 @@ class RobotIO:
 
     def _apply_gripper(self, msg: Float64MultiArray) -> None:
         data = list(msg.data)
-        if len(data) not in (1, 2):
+        if len(data) not in (1, 2, 3):
             self.reject("gripper command", GRIPPER_TOPIC,
-                         f"data must be [width] or [width, max_effort], got {len(data)} values")
+                         f"data must be [width], [width, max_effort] or [width, max_effort, 1 (force hold)], "
+                         f"got {len(data)} values")
+            return
+        if len(data) == 3 and data[2] not in (0.0, GRIPPER_FORCE_HOLD):
+            self.reject("gripper command", GRIPPER_TOPIC, f"third value must be 0 or 1 (force hold), got {data[2]}")
             return
         try:
-            self.robot.gripper.command(data[0], data[1] if len(data) == 2 else None)
+            self.robot.gripper.command(data[0], data[1] if len(data) >= 2 else None,
+                                       force_hold=len(data) == 3 and data[2] == GRIPPER_FORCE_HOLD)
         except CommandRejected as err:
             self.reject("gripper command", GRIPPER_TOPIC, err.reason)
 
@@ -150,3 +198,4 @@ class RobotIO:
         else:
             self.robot.gripper.off()
         self.poll_gripper()
+

@@ -20,7 +20,7 @@ from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
 
 from robot_tasks.ros.errors import RosError
-from robot_tasks_interfaces.msg import ObjectState, ObjectStateArray
+from robot_tasks_interfaces.msg import JointControllerState, ObjectState, ObjectStateArray
 
 _STAMP = struct.Struct("<iI")            # builtin_interfaces/Time: int32 sec, uint32 nanosec
 _SENTINEL_STAMP = (0x1234567, 0x7654321)
@@ -45,6 +45,28 @@ def clock_bytes(seconds: float) -> bytes:
     return CDR_LE_HEADER + _STAMP.pack(*split_stamp(seconds))
 
 
+def exact_cdr(message) -> bytearray:
+    """`serialize_message(message)` cut to the message's own bytes.
+
+    rclpy's serialize_message returns its whole buffer: after the CDR data come a few
+    bytes of whatever the buffer held (8 on this machine). Subscribers in ROS ignore
+    them, but a strict CDR reader (rosbags, reading a recorded bag) rejects a message
+    whose size is not its data's. The data's end is the shortest prefix rclpy still
+    deserializes back to the same message.
+    """
+    data = serialize_message(message)
+    kind = type(message)
+    end = len(data)
+    while end > len(CDR_LE_HEADER):
+        try:
+            if deserialize_message(data[:end - 1], kind) != message:
+                break
+        except Exception:  # noqa: BLE001 - rclpy raises RMWError for a too-short buffer
+            break
+        end -= 1
+    return bytearray(data[:end])
+
+
 def sentinels(block: int, n: int) -> list[float]:
     """n distinct doubles, distinct from every other block's (exact in binary)."""
     return [1e6 + 1000.0 * block + i + 0.25 for i in range(n)]
@@ -58,7 +80,7 @@ class SerializedTemplate:
     """
 
     def __init__(self, template, vectors: list[list[float]]):
-        self._buf = bytearray(serialize_message(template))
+        self._buf = exact_cdr(template)
         self._stamp_at = self._find(_STAMP.pack(*_SENTINEL_STAMP), "stamp")
         self._slots = []
         for k, values in enumerate(vectors):
@@ -140,3 +162,36 @@ class ObjectStatesWire:
     def serialize(self, seconds: float, states) -> bytes:
         return self._template.serialize(seconds, [(*s.position, *s.orientation, *s.linear_velocity,
                                                    *s.angular_velocity) for s in states])
+
+
+class ControllerStateWire:
+    """robot_tasks_interfaces/JointControllerState bytes for fixed joint names: the stamp and
+    the reference, feedback, error and output positions patched per control step (the sim
+    publishes one per step per controller). One template per `mode` string ("position",
+    "force"), as a different string changes the layout."""
+
+    MODES = ("position", "force")
+
+    def __init__(self, names):
+        n = len(names)
+        if n == 0:
+            raise WireLayoutError("a JointControllerState template needs at least one joint")
+        self._templates = {}
+        for mode in self.MODES:
+            vectors = [sentinels(k, n) for k in range(4)]
+            template = JointControllerState(joint_names=list(names), mode=mode)
+            set_template_stamp(template.header)
+            template.reference.positions, template.feedback.positions, template.error.positions, \
+                template.output = (array("d", v) for v in vectors)
+            self._templates[mode] = SerializedTemplate(template, vectors)
+            probe = [[(k + 1) * 0.5 + i for i in range(n)] for k in range(4)]
+            back = deserialize_message(self._templates[mode].serialize(7.25, probe), JointControllerState)
+            got = [list(back.reference.positions), list(back.feedback.positions), list(back.error.positions),
+                   list(back.output)]
+            if got != probe or back.mode != mode or list(back.joint_names) != list(names) or \
+                    (back.header.stamp.sec, back.header.stamp.nanosec) != (7, 250_000_000):
+                raise WireLayoutError("JointControllerState template: patched bytes do not round-trip")
+
+    def serialize(self, seconds: float, reference, feedback, output, mode: str) -> bytes:
+        error = [r - f for r, f in zip(reference, feedback)]
+        return self._templates[mode].serialize(seconds, (reference, feedback, error, output))

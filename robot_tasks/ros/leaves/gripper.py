@@ -6,14 +6,15 @@ from robot_tasks.ros.error_codes import options
 from robot_tasks.ros.leaves.action_node import RosActionNode
 from robot_tasks.ros.leaves.values import choice
 
-MODE_NAMES = ("PARALLEL", "SUCTION")   # GripperCommand.Goal constants; numbers from the interface
+MODE_NAMES = ("PARALLEL", "SUCTION", "FORCE_HOLD")   # GripperCommand.Goal constants; numbers from the interface
 
 
 class GripperCommand(RosActionNode):
     """Command the end effector (robot_tasks_interfaces/action/GripperCommand).
 
-    mode="parallel": `width` (m) and `max_effort` (N); mode="suction": `suction`
-    (true = on). With `require_object="true"` the leaf fails unless the gripper
+    mode="parallel": `width` (m) and `max_effort` (N); mode="force_hold": the same, and
+    once an object stops the fingers they keep pushing with `max_effort` (force control);
+    mode="suction": `suction` (true = on). With `require_object="true"` the leaf fails unless the gripper
     reports an object (closing on nothing, or suction that caught nothing).
     """
 
@@ -23,7 +24,7 @@ class GripperCommand(RosActionNode):
     @classmethod
     def provided_ports(cls):
         return super().provided_ports() + [
-            InputPort("mode", str, default="parallel", description="parallel | suction"),
+            InputPort("mode", str, default="parallel", description="parallel | force_hold | suction"),
             InputPort("width", float, default=0.0, description="m between the fingers (parallel)"),
             InputPort("max_effort", float, default=0.0, description="N squeezing force; 0 = server default"),
             InputPort("suction", bool, default=False, description="vacuum on (suction)"),

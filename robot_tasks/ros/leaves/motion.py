@@ -6,7 +6,7 @@ from robot_tasks.ros.error_codes import options
 from robot_tasks.ros.leaves.action_node import RosActionNode
 from robot_tasks.ros.leaves.values import choice, parse_float_list, parse_pose, parse_string_list
 
-MOTION_NAMES = ("FREE", "PLANNED", "CARTESIAN")   # MoveToPose.Goal constants; numbers from the interface
+MOTION_NAMES = ("FREE", "PLANNED", "CARTESIAN", "BOUNDED")   # MoveToPose.Goal constants; numbers from the interface
 
 
 def _motion_settings_ports():
@@ -25,6 +25,8 @@ class MoveToPose(RosActionNode):
     (qx, qy, qz, qw optional, identity by default). `orientation` ("qx;qy;qz;qw")
     replaces the target's orientation, e.g. a gripper pointing down ("1;0;0;0") above
     a detected object; `z_offset` is added to z, e.g. to approach 10 cm above it.
+    motion="bounded" moves in equal joint steps of at most `max_dq` rad per command step
+    (at least `min_steps` of them), then holds: the carry of a grasped object.
     """
 
     action_type = "robot_tasks_interfaces/action/MoveToPose"
@@ -39,7 +41,10 @@ class MoveToPose(RosActionNode):
             InputPort("orientation", description="'qx;qy;qz;qw' replacing the target's orientation"),
             InputPort("z_offset", float, default=0.0, description="m added to the target z"),
             InputPort("frame", str, default="world", description="frame of the target (world or base frame)"),
-            InputPort("motion", str, default="free", description="free | planned | cartesian"),
+            InputPort("motion", str, default="free", description="free | planned | cartesian | bounded"),
+            InputPort("max_dq", float, default=0.0,
+                      description="rad per command step (bounded); 0 = server default"),
+            InputPort("min_steps", int, default=0, description="fewest steps (bounded); 0 = server default"),
             InputPort("position_tolerance", float, default=0.0, description="m; 0 = server default"),
             InputPort("orientation_tolerance", float, default=0.0, description="rad; 0 = server default"),
             *_motion_settings_ports(),
@@ -71,6 +76,8 @@ class MoveToPose(RosActionNode):
         goal.orientation_tolerance = self.get_input("orientation_tolerance")
         goal.velocity_scaling = self.get_input("velocity_scaling")
         goal.timeout = self.get_input("timeout")
+        goal.max_dq = self.get_input("max_dq")
+        goal.min_steps = self.get_input("min_steps")
         return True
 
     def on_result(self, result, status) -> NodeStatus:

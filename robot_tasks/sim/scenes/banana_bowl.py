@@ -1,5 +1,9 @@
 """banana_bowl: a Panda, a YCB banana and a YCB bowl on the table (both free bodies).
 
+`pick_object` (a YCB name of PICK_OBJECTS, default 011_banana) swaps the banana for
+another object to pick, e.g. World(scene="banana_bowl", pick_object="014_lemon"); the
+object's scene name and label are its short name ("banana", "lemon").
+
 Collision shapes are cached V-HACD decompositions (see robot_tasks.sim.ycb); visuals are
 the original YCB meshes.  Each body's frame is at its centre of mass.
 """
@@ -7,6 +11,7 @@ from __future__ import annotations
 
 import pybullet as p
 
+from robot_tasks.sim.errors import SimError
 from robot_tasks.sim.objects import COLORS, SimObject
 from robot_tasks.sim.robots import make_panda
 from robot_tasks.sim.scenes import register_scene
@@ -15,6 +20,12 @@ from robot_tasks.sim.ycb import load_ycb
 
 BANANA_MASS = 0.12
 BOWL_MASS = 0.25
+BOWL_YCB = "024_bowl"
+# YCB name -> (scene name and label, mass kg, rgba)
+PICK_OBJECTS = {
+    "011_banana": ("banana", BANANA_MASS, (1.0, 0.85, 0.1, 1.0)),
+    "014_lemon": ("lemon", 0.08, (0.95, 0.90, 0.15, 1.0)),
+}
 
 
 def add_ycb(world, ycb_name: str, name: str, label: str, x: float, y: float, yaw: float,
@@ -37,15 +48,17 @@ def add_ycb(world, ycb_name: str, name: str, label: str, x: float, y: float, yaw
 
 
 @register_scene("banana_bowl", "Panda, YCB banana and YCB bowl on a table")
-def build(world) -> None:
+def build(world, pick_object: str = "011_banana") -> None:
+    if pick_object not in PICK_OBJECTS:
+        raise SimError(f"banana_bowl: pick_object {pick_object!r} unknown; known: {', '.join(PICK_OBJECTS)}")
+    name, mass, rgba = PICK_OBJECTS[pick_object]
     add_plane(world)
     add_table(world)
     make_panda(world, "panda", (0.0, 0.0, TABLE_TOP_Z))
     rng = world.rng
-    add_ycb(world, "011_banana", "banana", "banana", float(rng.uniform(0.40, 0.60)),
-            float(rng.uniform(-0.30, -0.12)), float(rng.uniform(-1.0, 1.0)), BANANA_MASS,
-            (1.0, 0.85, 0.1, 1.0))
-    add_ycb(world, "024_bowl", "bowl", "bowl", float(rng.uniform(0.40, 0.60)),
+    add_ycb(world, pick_object, name, name, float(rng.uniform(0.40, 0.60)),
+            float(rng.uniform(-0.30, -0.12)), float(rng.uniform(-1.0, 1.0)), mass, rgba)
+    add_ycb(world, BOWL_YCB, "bowl", "bowl", float(rng.uniform(0.40, 0.60)),
             float(rng.uniform(0.12, 0.30)), 0.0, BOWL_MASS, COLORS["blue"])
     add_scene_camera(world, position=(0.95, 0.0, 1.55), target=(0.45, 0.0, TABLE_TOP_Z))
     world.view = {"position": (1.5, -1.0, 1.45), "target": (0.3, 0.0, 0.82)}

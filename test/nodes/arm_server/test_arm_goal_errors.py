@@ -52,6 +52,9 @@ def servers(launcher, probe):
     (pose_goal(0.4, 0.0, 1.0, velocity_scaling=1.5), Code.INVALID_GOAL, "velocity_scaling"),
     (pose_goal(0.4, 0.0, 1.0, position_tolerance=math.nan), Code.INVALID_GOAL,
      "position_tolerance"),
+    (pose_goal(0.4, 0.0, 1.0, motion=MoveToPose.Goal.BOUNDED, max_dq=-0.006), Code.INVALID_GOAL, "max_dq"),
+    (pose_goal(0.4, 0.0, 1.0, motion=MoveToPose.Goal.BOUNDED, max_dq=math.nan), Code.INVALID_GOAL, "max_dq"),
+    (pose_goal(0.4, 0.0, 1.0, motion=MoveToPose.Goal.BOUNDED, min_steps=-5), Code.INVALID_GOAL, "min_steps"),
 ])
 def test_bad_pose_goals(servers, goal, code, words):
     result, _, status = servers[0].run(goal, 30.0)

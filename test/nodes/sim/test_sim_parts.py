@@ -9,7 +9,8 @@ from rosgraph_msgs.msg import Clock
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.loop import Ticker
-from robot_tasks.nodes.sim.wire import JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
+from robot_tasks.nodes.sim.wire import (ControllerStateWire, JointStateWire, ObjectStatesWire, clock_bytes,
+                                        split_stamp)
 from robot_tasks.sim.objects import ObjectState
 from robot_tasks_interfaces.msg import ObjectStateArray
 from sensor_msgs.msg import JointState
@@ -23,6 +24,20 @@ def test_joint_state_bytes_round_trip_with_new_values():
     assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (7, 250_000_000)
     assert list(msg.name) == names and list(msg.position) == [1.0, -2.0, 3.5]
     assert list(msg.velocity) == [0.0, 0.5, 0.0] and list(msg.effort) == [9.0, 8.0, 7.0]
+
+
+def test_controller_state_bytes_round_trip_in_both_modes():
+    from robot_tasks_interfaces.msg import JointControllerState
+
+    wire = ControllerStateWire(["f1", "f2"])
+    msg = deserialize_message(wire.serialize(3.5, [0.0, 0.0], [0.02, 0.019], [-10.0, -10.0], "force"),
+                              JointControllerState)
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (3, 500_000_000) and msg.mode == "force"
+    assert list(msg.joint_names) == ["f1", "f2"] and list(msg.feedback.positions) == [0.02, 0.019]
+    assert list(msg.error.positions) == [-0.02, -0.019] and list(msg.output) == [-10.0, -10.0]
+    back = deserialize_message(wire.serialize(4.0, [0.04, 0.04], [0.04, 0.04], [0.04, 0.04], "position"),
+                               JointControllerState)
+    assert back.mode == "position" and list(back.reference.positions) == [0.04, 0.04]
 
 
 def test_object_states_bytes_round_trip():
@@ -110,7 +125,8 @@ class _NodeStandIn:
         from types import SimpleNamespace
 
         self.params = SimpleNamespace(joint_state_rate=0.0, clock_rate=0.0, object_rate=0.0,
-                                      camera_rate=camera_rate, camera_max_wall_rate=cap, real_time_factor=0.0)
+                                      camera_rate=camera_rate, camera_max_wall_rate=cap, real_time_factor=0.0,
+                                      controller_state=False)
         self.world = SimpleNamespace(time=0.0, time_step=1.0 / 240.0)
         self.world.step = lambda: setattr(self.world, "time", self.world.time + self.world.time_step)
         self.robots, self.objects, self.camera = [], None, _CountingCamera()
@@ -130,3 +146,29 @@ def test_camera_wall_cap_skips_frames_faster_than_real_time_only():
         SteppingLoop(node).run(lambda: False, max_steps=2400)
     assert uncapped.camera.frames == 50
     assert 1 <= capped.camera.frames <= 3
+
+
+def test_pre_serialized_bytes_are_exactly_the_message_for_a_strict_reader():
+    """rclpy's serialize_message leaves buffer garbage after the data; the wire templates cut
+    it, so a strict CDR reader (rosbags, reading a recorded bag) takes every message."""
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+
+    from robot_tasks.ros.message_schemas import msg_text
+
+    store = get_typestore(Stores.ROS2_KILTED)
+    for name in ("JointControllerState", "ObjectState", "ObjectStateArray"):
+        store.register(get_types_from_msg(msg_text("robot_tasks_interfaces", name),
+                                          f"robot_tasks_interfaces/msg/{name}"))
+    joint = store.deserialize_cdr(JointStateWire(["a", "b"]).serialize(1.0, [1.0, 2.0], [0.0, 0.0], [0.0, 0.0]),
+                                  "sensor_msgs/msg/JointState")
+    assert list(joint.position) == [1.0, 2.0]
+    wire = ControllerStateWire(["f1", "f2"])
+    for mode in ("position", "force"):
+        state = store.deserialize_cdr(wire.serialize(2.0, [0.0, 0.0], [0.01, 0.01], [-5.0, -5.0], mode),
+                                      "robot_tasks_interfaces/msg/JointControllerState")
+        assert state.mode == mode and list(state.output) == [-5.0, -5.0]
+    states = [ObjectState("cube_0", "cube", "red", (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0), (0.0,) * 3, (0.0,) * 3,
+                          (0.05,) * 3, 1.0)]
+    array = store.deserialize_cdr(ObjectStatesWire(states, "world").serialize(1.5, states),
+                                  "robot_tasks_interfaces/msg/ObjectStateArray")
+    assert array.objects[0].name == "cube_0"

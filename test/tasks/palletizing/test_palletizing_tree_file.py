@@ -6,7 +6,7 @@ from pathlib import Path
 
 from defusedxml import ElementTree
 
-from tree_files import PORT_TAGS, FakeRosNode, full_factory as factory
+from tree_files import FakeRosNode, full_factory as factory, model_mismatches
 
 TREE = Path(__file__).resolve().parents[3] / "trees" / "ur10_palletizing.xml"
 
@@ -16,16 +16,9 @@ def trees():
 
 
 def test_model_lists_every_custom_node_with_the_ports_the_code_declares():
-    f = factory()
-    xml = ElementTree.parse(TREE).getroot()
-    model = {el.get("ID"): el for el in xml.find("TreeNodesModel")}
-    used = {el.tag for bt in xml.findall("BehaviorTree") for el in bt.iter()} - {"BehaviorTree", "SubTree"}
-    custom = used - set(f.builtin_nodes)
+    custom, problems = model_mismatches(TREE)
     assert {"LocateBinAtPickup", "SlotFree", "PlacementCompletesStack", "SetBoolService"} <= custom
-    for node_id in custom:
-        declared = {(p.get("name"), PORT_TAGS[p.tag]) for p in model[node_id] if p.tag in PORT_TAGS}
-        actual = {(name, info.direction.name) for name, info in f.manifests[node_id].ports.items()}
-        assert declared == actual, f"{node_id}: run python -m robot_tasks.tasks.tree_model {TREE}"
+    assert problems == []
 
 
 def test_instantiates_and_reads_only_perception_and_the_suction_signal():

@@ -1,0 +1,44 @@
+"""trees/banana_bowl.xml as a file: its model matches the code, it validates, and each phase
+is the motion primitive the expert prescribes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from defusedxml import ElementTree
+
+from tree_files import model_mismatches
+
+TREE = Path(__file__).resolve().parents[3] / "trees" / "banana_bowl.xml"
+
+
+def test_model_lists_every_custom_node_with_the_ports_the_code_declares():
+    custom, problems = model_mismatches(TREE)
+    assert {"LoadPickPlaceContract", "PlanPickAndPlace", "MoveToPose", "GripperCommand"} <= custom
+    assert problems == []
+
+
+def test_validate_command_accepts_the_file():
+    from robot_tasks.commands.tree import validate_file
+
+    errors, nodes = validate_file(str(TREE), ["robot_tasks.tasks"])
+    assert errors == [] and nodes >= 15
+
+
+def test_settle_then_seven_phases_each_with_its_primitive():
+    main = ElementTree.parse(TREE).getroot().find("BehaviorTree[@ID='BananaBowl']/Sequence")
+    names = [el.get("name") for el in main.iter() if el is not main]
+    assert names.index("settle") < names.index("pregrasp")
+    phases = {el.get("name"): el for el in main.iter() if el.tag in ("MoveToPose", "GripperCommand")}
+    assert [n for n in names if n in phases and n != "open_gripper"] == \
+        ["pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat"]
+    assert phases["pregrasp"].get("motion") == "planned"
+    assert phases["descend"].get("motion") == "cartesian"
+    assert phases["grasp"].get("mode") == "force_hold"
+    for carry in ("lift", "transport"):
+        assert phases[carry].get("motion") == "bounded"
+        assert phases[carry].get("max_dq") == "{max_dq}" and phases[carry].get("min_steps") == "{min_steps}"
+    assert names[-1] == "settle_at_end"
+    assert main.find("RetryUntilSuccessful[@name='release_retry']/GripperCommand").get("name") == "release"
+    # yaw and box come from perception: the planner reads the DetectObjects output
+    plan = main.find(".//PlanPickAndPlace")
+    assert plan.get("detections") == main.find(".//DetectObjects").get("objects") == "{detections}"
