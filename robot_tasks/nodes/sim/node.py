@@ -24,6 +24,7 @@ from robot_tasks.nodes.sim.perturb import perturb
 from robot_tasks.nodes.sim.robot_io import RobotIO
 from robot_tasks.nodes.sim.scene_io import CAMERA_NAME, CameraIO, ObjectsIO
 from robot_tasks.nodes.sim.wire import clock_bytes
+from robot_tasks.ros.errors import ParameterError
 from robot_tasks.sim import World, scene_names
 from robot_tasks.sim.errors import SimError
 from robot_tasks_interfaces.srv import PerturbObject, ResetScene
@@ -42,7 +43,15 @@ class SimNode(Node):
             self.set_parameters([Parameter("use_sim_time", Parameter.Type.BOOL, False)])
         self.params = declare_sim_params(self, scene_names())
         prm = self.params
-        self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui)
+        try:
+            self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui,
+                               **prm.scene_options)
+        except (SimError, TypeError) as exc:
+            if not prm.scene_options:
+                raise
+            # a layout the scene does not know (SimError), or a scene without layouts (TypeError)
+            raise ParameterError("layout", f": {prm.layout!r} does not fit scene {prm.scene}: {exc}",
+                                 node=self.get_name()) from None
         try:
             self._wire()
         except Exception:

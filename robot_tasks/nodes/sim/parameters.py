@@ -11,6 +11,8 @@
 | camera_rate        | 5.0     | RGB-D frames per sim second; 0 = camera off                    |
 | camera_width/height| 320/240 | image size in pixels                                           |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
+| layout             | ""      | the scene's object layout ("" = its default; franka_pyramid:   |
+|                    |         | scattered or pyramid)                                          |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
 
@@ -38,6 +40,12 @@ class SimParams:
     camera_height: int
     object_rate: float
     gui: bool
+    layout: str = ""
+
+    @property
+    def scene_options(self) -> dict:
+        """Keyword options of the scene builder (only those set: other scenes take none)."""
+        return {"layout": self.layout} if self.layout else {}
 
 
 
@@ -67,6 +75,8 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_height=pixels("camera_height", 240),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
+        layout=declare(node, "layout", "", "object layout of the scene; '' = its default "
+                                           "(franka_pyramid: scattered | pyramid)"),
     )
 
 
