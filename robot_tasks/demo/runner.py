@@ -54,6 +54,9 @@ class DemoTask:
     make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log)
     grade       (final poses, first poses, counted times) -> (items key, rows, all ok, summary text);
                 poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's ground truth
+    follow      optional: () -> an object fed every node status change, on_change(sim time,
+                change), whose summary() dict is merged into the report (franka_pyramid: each
+                robot's result, how long both arms moved at once)
     """
 
     name: str
@@ -64,6 +67,7 @@ class DemoTask:
     recoveries: dict
     make_rule: Callable
     grade: Callable
+    follow: Callable | None = None
 
     @property
     def config(self) -> Path:
@@ -76,6 +80,7 @@ PHASE_LEAVES = ("MoveToPose", "GripperCommand", "MoveToJoints")
 @dataclass
 class DemoOptions:
     task: DemoTask
+    tree_id: str | None = None         # None: the task's tree (e.g. FrankaPyramidSolo for a baseline)
     seed: int = 0
     disturb: str | None = None
     out: Path = Path("runs")
@@ -105,6 +110,7 @@ class RunState:
     last_status_wall: float = 0.0                   # monotonic time of the last tree_status message
     recoveries: list = field(default_factory=list)
     task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
+    follower: object = None                         # the task's `follow` object, if any
 
 
 class RunWatcher:
@@ -169,6 +175,8 @@ class RunWatcher:
         st, task = self.state, self.task
         st.last_status_wall = time.monotonic()
         for change in msg.changes:
+            if st.follower is not None:
+                st.follower.on_change(st.sim_time, change)
             self.status_log.write(f"{st.sim_time:9.3f} tick {msg.tick_count:6d} {change.path} "
                                   f"{change.previous_status} -> {change.status}\n")
             name, status = change.name, change.status
@@ -207,8 +215,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
                       foxglove=options.foxglove, gui=options.gui)
     run_dir = run.folder
     rule = task.make_rule(options.disturb) if options.disturb else None
-    state = RunState()
-    report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
+    state = RunState(follower=task.follow() if task.follow else None)
+    report = {"scene": task.name, "tree": options.tree_id or task.tree_id, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
     if options.foxglove:
@@ -225,6 +233,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     report[key] = rows
     report["recoveries"] = state.recoveries
     report["task_log"] = list(state.task_log)
+    if state.follower is not None:
+        report.update(state.follower.summary())
     report["success"] = bool(result and result.get("node_status") == "SUCCESS" and all_ok)
     if state.frames:
         write_montage(state.frames, run_dir / "montage.png")
@@ -241,10 +251,11 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
         say(f"demo: {report['error']}")
         return None
-    goal = watcher.ExecuteTree.Goal(target_tree=options.task.tree_id)
+    tree_id = options.tree_id or options.task.tree_id
+    goal = watcher.ExecuteTree.Goal(target_tree=tree_id)
     goal_future = watcher.execute.send_goal_async(goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
-    say(f"demo: running {options.task.tree_id}")
+    say(f"demo: running {tree_id}")
     result_future = perturb_future = None
     deadline = wall_start + options.timeout
     while True:
@@ -264,6 +275,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             result_future = result_future_of(goal_future, report)
         _print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
+            if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
+                rule.on_task_log(list(state.task_log), time.monotonic())
             with state.lock:
                 request = rule.due(time.monotonic(), dict(state.positions))
             if request is not None:

@@ -34,7 +34,8 @@ def free_cubes(seen: Mapping[str, Seen], labels: Iterable[str] | None = None,
 
 
 def top_down_order(seen: Mapping[str, Seen], labels: Iterable[str]) -> list[str]:
-    """The labels seen, highest layer first, each layer by world y (ascending).
+    """The labels seen, highest layer first, each layer by world x (ascending: from
+    panda_1's side to panda_2's), then y.
 
     Layers are cube-size bands of height, so a few millimetres of noise do not swap
     a middle cube with a bottom one."""
@@ -43,7 +44,7 @@ def top_down_order(seen: Mapping[str, Seen], labels: Iterable[str]) -> list[str]
         return []
     floor = min(seen[n].position[2] for n in names)
     layer = {n: round((seen[n].position[2] - floor) / CUBE_SIZE) for n in names}
-    return sorted(names, key=lambda n: (-layer[n], seen[n].position[1]))
+    return sorted(names, key=lambda n: (-layer[n], seen[n].position[0], seen[n].position[1]))
 
 
 def parse_indices(text: str | Sequence[int], count: int, what: str = "walk") -> list[int]:

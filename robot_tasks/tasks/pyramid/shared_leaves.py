@@ -56,7 +56,11 @@ class SurveyPyramid(_SharedLeaf, SyncActionNode):
     """Name the cubes of the pyramid, top first, and make each one `available`.
 
     Runs once, before the robots start. FAILURE when fewer than `count` of `labels`
-    are seen (the tree looks again)."""
+    are seen (the tree looks again; what was seen is logged when it changes)."""
+
+    def __init__(self, name, config=None):
+        super().__init__(name, config)
+        self._last_seen: list[str] | None = None
 
     @staticmethod
     def provided_ports():
@@ -70,6 +74,9 @@ class SurveyPyramid(_SharedLeaf, SyncActionNode):
         seen = seen_of(self)
         cubes = top_down_order(seen, labels)
         if len(cubes) < self.get_input("count"):
+            if cubes == self._last_seen:
+                return FAILURE
+            self._last_seen = cubes
             LOG.warning("survey: saw %d of %d cubes (%s)", len(cubes), self.get_input("count"), ", ".join(cubes))
             return FAILURE
         shared = self.shared()

@@ -91,14 +91,15 @@ class PickPoses(SyncActionNode):
     """approach / grasp / lift poses of `cube` as seen now, and `picked_from` (where it
     was seen) for CubeUnmoved. FAILURE when the cube is not seen.
 
-    `grasp_turn` turns the grip from the robot's forward direction: with the default
-    quarter turn a Panda's fingers close along its forward axis, across the pyramid's
-    rows (whose cubes stand 4 mm apart side by side, too close for a finger)."""
+    `grasp_turn` turns the grip from the robot's forward direction: with the default 0
+    a Panda's fingers close across its forward axis, i.e. across the pyramid's rows,
+    which run from one robot to the other (their cubes stand 4 mm apart, too close for
+    a finger between them)."""
 
     @staticmethod
     def provided_ports():
         return [InputPort("cube", str), _detections_port(), _yaw_port(),
-                InputPort("grasp_turn", float, default=round(math.pi / 2, 6),
+                InputPort("grasp_turn", float, default=0.0,
                           description="grip yaw relative to the base yaw [rad]"),
                 OutputPort("approach_pose"), OutputPort("grasp_pose"), OutputPort("lift_pose"),
                 OutputPort("picked_from", description="'x;y;z' of the cube when the targets were made")]
