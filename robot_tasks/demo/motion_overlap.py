@@ -30,8 +30,8 @@ class MotionOverlap:
         robot = self.robot_of(change.path)
         if robot is None:
             return
-        if change.registration_id == "SubTree" and change.name == robot:
-            self.results[robot] = change.status
+        if change.registration_id == "SubTree" and change.name == robot and change.status in ("SUCCESS", "FAILURE"):
+            self.results[robot] = change.status       # (the parent resets it to IDLE afterwards)
         if change.registration_id == "MoveToPose":
             paths = self.running.setdefault(robot, set())
             (paths.add if change.status == "RUNNING" else paths.discard)(change.path)
