@@ -4,7 +4,8 @@ A recovery motion that does not converge (the arm server reports an unreached go
 the IK finds nothing from here) is worth trying again rather than giving the task up;
 but a robot that retries silently looks hung. KeepTrying re-ticks its child after
 every FAILURE, like RetryUntilSuccessful with -1 attempts, and once an attempt has
-failed it logs a warning every `warn_period` seconds until one succeeds. `max_attempts` (0 = no
+failed it logs a warning every `warn_period` wall seconds until one succeeds (0 = no
+warnings: for a loop whose attempts are long and normally end well). `max_attempts` (0 = no
 limit) bounds it for tests and benches.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ class KeepTrying(DecoratorNode):
 
     @staticmethod
     def provided_ports():
-        return [InputPort("warn_period", float, default=5.0, description="s between warnings"),
+        return [InputPort("warn_period", float, default=5.0, description="wall s between warnings; 0 = none"),
                 InputPort("max_attempts", int, default=0, description="give up after this many; 0 = never"),
                 InputPort("what", str, default="", description="what is being tried, for the warning")]
 
@@ -48,7 +49,8 @@ class KeepTrying(DecoratorNode):
                             self.get_input("what") or "the child", self.attempts)
                 self._reset()
                 return NodeStatus.FAILURE
-        if self.started is not None and now - self.warned_at >= self.get_input("warn_period"):
+        period = self.get_input("warn_period")
+        if self.started is not None and period > 0 and now - self.warned_at >= period:
             self.warned_at = now
             LOG.warning("%s: %s has not succeeded %.0f s after its first failure (%d failed attempts); still trying",
                         self.full_path, self.get_input("what") or "the child", now - self.started, self.attempts)
