@@ -46,6 +46,17 @@ def grade(poses: dict, _first_poses: dict, _counted_times: list):
     return "stacks", rows, all(r["ok"] for r in rows), summary
 
 
+def grade_solo(poses: dict, _first_poses: dict, _counted_times: list):
+    """The one-robot baseline (FrankaPyramidSolo): all six cubes on panda_1's stack."""
+    rows = judge_stacks({name: pose[0] for name, pose in poses.items()}, {"panda_1": GOALS["panda_1"]}, size=6)
+    return "stacks", rows, rows[0]["ok"], f"panda_1 alone: {len(rows[0]['stack'])} cubes {'ok' if rows[0]['ok'] else 'NOT ok'}"
+
+
 PYRAMID = DemoTask(name="franka_pyramid", tree_id="FrankaPyramid", phases=PHASES, counted="release",
                    counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule, grade=grade,
                    follow=MotionOverlap)
+
+# One Panda moving all six cubes alone, from the same tree file: the bench's baseline.
+PYRAMID_SOLO = DemoTask(name="franka_pyramid", tree_id="FrankaPyramidSolo", phases=PHASES, counted="release",
+                        counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule,
+                        grade=grade_solo, follow=lambda: MotionOverlap(robots=("panda_1",)))

@@ -80,7 +80,6 @@ PHASE_LEAVES = ("MoveToPose", "GripperCommand", "MoveToJoints")
 @dataclass
 class DemoOptions:
     task: DemoTask
-    tree_id: str | None = None         # None: the task's tree (e.g. FrankaPyramidSolo for a baseline)
     seed: int = 0
     disturb: str | None = None
     out: Path = Path("runs")
@@ -216,7 +215,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     run_dir = run.folder
     rule = task.make_rule(options.disturb) if options.disturb else None
     state = RunState(follower=task.follow() if task.follow else None)
-    report = {"scene": task.name, "tree": options.tree_id or task.tree_id, "seed": options.seed, "disturb": options.disturb,
+    report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
     if options.foxglove:
@@ -251,11 +250,10 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
         say(f"demo: {report['error']}")
         return None
-    tree_id = options.tree_id or options.task.tree_id
-    goal = watcher.ExecuteTree.Goal(target_tree=tree_id)
+    goal = watcher.ExecuteTree.Goal(target_tree=options.task.tree_id)
     goal_future = watcher.execute.send_goal_async(goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
-    say(f"demo: running {tree_id}")
+    say(f"demo: running {options.task.tree_id}")
     result_future = perturb_future = None
     deadline = wall_start + options.timeout
     while True:
