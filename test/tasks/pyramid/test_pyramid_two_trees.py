@@ -150,6 +150,22 @@ def test_two_interleaved_trees_share_the_pyramid_without_conflict(seed):
     assert referee.both_in_motion > 0
 
 
+def test_the_solo_baseline_stacks_all_six_with_one_robot():
+    cell = FakeCell.pyramid(4)
+    factory = factory_for(cell)
+    factory.register_behavior_tree_from_file(TREE_FILE)
+    tree = factory.create_tree("FrankaPyramidSolo")
+    for _ in range(20000):
+        status = tree.tick_exactly_once()
+        cell.after_tick()
+        if status is not NodeStatus.RUNNING:
+            break
+    assert status is NodeStatus.SUCCESS, cell.log[-20:]
+    cubes, heights = stack_at(cell, GOALS["panda_1"])
+    assert len(cubes) == 6 and heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(6)])
+    assert not any(line.startswith("panda_2") for line in cell.log)
+
+
 def test_the_main_tree_runs_both_instances_to_success():
     cell = FakeCell.pyramid(5)
     factory = factory_for(cell)
