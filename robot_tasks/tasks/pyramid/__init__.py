@@ -12,7 +12,8 @@ atomic without any lock of its own.
 - shared_board.py: the shared entries and the pure bookkeeping (reserve, lock, place);
 - pyramid_view.py: what rests on what, the top-down order of the cubes (pure geometry);
 - targets.py: approach/grasp/lift/place poses, the in-hand calibration, settling (pure);
-- shared_leaves.py: SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, MarkPlaced;
+- shared_leaves.py: SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock,
+  ReleaseReservation, MarkPlaced;
 - view_leaves.py: RobotToolPose, PickPoses, CubeUnmoved, CubeInGripper,
   PlacePoses, WaitUntilSettled;
 - keep_trying.py: the KeepTrying decorator (retry, warn every 5 s).

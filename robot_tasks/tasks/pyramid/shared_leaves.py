@@ -1,4 +1,4 @@
-"""The leaves that touch the shared blackboard: survey, reserve, lock, mark placed.
+"""The leaves that touch the shared blackboard: survey, reserve, lock, give back, mark placed.
 
 Each reads or writes the entries of shared_board.py through `@`-keys, so whichever
 tree instance ticks them, they meet in the one blackboard every instance's root
@@ -168,6 +168,22 @@ class ReleaseCenterLock(_SharedLeaf, SyncActionNode):
         return SUCCESS
 
 
+class ReleaseReservation(_SharedLeaf, SyncActionNode):
+    """Give back the cube this robot has reserved, if any (it cannot take it after all):
+    `available` again for the other robot. SUCCESS either way."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port(), _cubes_port()]
+
+    def tick(self):
+        robot, shared = self.robot(), self.shared()
+        cube = board.reservation_of(shared, list(self.get_input("cubes")), robot)
+        if cube is not None and board.release_reservation(shared, cube, robot):
+            LOG.info("release: %s gives %s back", robot, cube)
+        return SUCCESS
+
+
 class MarkPlaced(_SharedLeaf, SyncActionNode):
     """Book `cube` as placed by this robot (`@cube_state:<cube>` = placed:<robot>)."""
 
@@ -183,4 +199,4 @@ class MarkPlaced(_SharedLeaf, SyncActionNode):
         return SUCCESS
 
 
-SHARED_LEAVES = (SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, MarkPlaced)
+SHARED_LEAVES = (SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, ReleaseReservation, MarkPlaced)

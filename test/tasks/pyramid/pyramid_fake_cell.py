@@ -52,6 +52,7 @@ class FakeCell:
     time: float = 10.0
     log: list[str] = field(default_factory=list)       # "panda_1 move approach", "panda_2 grasp red_cube" ...
     hooks: list = field(default_factory=list)          # fn(cell) after every tick (disturbances)
+    failing: set = field(default_factory=set)          # (robot, MoveToPose name) that always fail
 
     @classmethod
     def pyramid(cls, seed: int = 0) -> "FakeCell":
@@ -127,6 +128,9 @@ class StubMoveToPose(_Stub, StatefulActionNode):
         self.robot = robot_of(self.get_input("action_name"))
         position, _, _ = parse_pose(self.get_input("pose"))
         self.target = np.array(position)
+        if (self.robot, self.name) in self.cell.failing:   # e.g. no plan to there
+            self.cell.log.append(f"{self.robot} failed {self.name}")
+            return FAILURE
         arm = self.cell.arms[self.robot]
         assert arm.moving is None, f"{self.robot}: {self.name} started while {arm.moving} runs"
         arm.moving = self.name

@@ -215,3 +215,21 @@ def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
     assert after.index("panda_1 move restage") < after.index(f"panda_1 grasp {dragged['cube']}")
     assert shared.get(f"cube_state:{dragged['cube']}") == "placed:panda_1"    # the same reservation, finished
     assert not trees["panda_1"].root_blackboard.get("needs_recovery")
+
+
+def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
+    cell = FakeCell.pyramid(2)
+    cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
+    factory = factory_for(cell)
+    factory.register_behavior_tree_from_file(TREE_FILE)
+    tree = factory.create_tree("FrankaPyramid")
+    for _ in range(40000):
+        status = tree.tick_exactly_once()
+        cell.after_tick()
+        if status is not NodeStatus.RUNNING:
+            break
+    assert status is NodeStatus.FAILURE
+    board = tree.root_blackboard
+    assert board.get("placed_panda_2") == 3 and board.get("done_panda_2")
+    assert board.get("placed_panda_1") == 0 and board.get("center_owner") == ""
+    assert cell.log.count("panda_1 failed grasp_down") == 12                 # KeepTrying's max_attempts
