@@ -113,6 +113,19 @@ def stack_at(cell, goal):
     return [n for _z, n in sorted(on_goal)], sorted(z for z, _n in on_goal)
 
 
+def run_main_tree(cell, tree_id, max_ticks=40000):
+    """Tick one tree of the file (FrankaPyramid: both instances in its ParallelAll) to its end."""
+    factory = factory_for(cell)
+    factory.register_behavior_tree_from_file(TREE_FILE)
+    tree = factory.create_tree(tree_id)
+    for _ in range(max_ticks):
+        status = tree.tick_exactly_once()
+        cell.after_tick()
+        if status is not NodeStatus.RUNNING:
+            break
+    return status, tree
+
+
 def test_at_keys_of_two_trees_meet_in_their_common_parent():
     cell = FakeCell.pyramid(0)
     factory = factory_for(cell)
@@ -152,14 +165,7 @@ def test_two_interleaved_trees_share_the_pyramid_without_conflict(seed):
 
 def test_the_solo_baseline_stacks_all_six_with_one_robot():
     cell = FakeCell.pyramid(4)
-    factory = factory_for(cell)
-    factory.register_behavior_tree_from_file(TREE_FILE)
-    tree = factory.create_tree("FrankaPyramidSolo")
-    for _ in range(20000):
-        status = tree.tick_exactly_once()
-        cell.after_tick()
-        if status is not NodeStatus.RUNNING:
-            break
+    status, tree = run_main_tree(cell, "FrankaPyramidSolo")
     assert status is NodeStatus.SUCCESS, cell.log[-20:]
     cubes, heights = stack_at(cell, GOALS["panda_1"])
     assert len(cubes) == 6 and heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(6)])
@@ -168,14 +174,7 @@ def test_the_solo_baseline_stacks_all_six_with_one_robot():
 
 def test_the_main_tree_runs_both_instances_to_success():
     cell = FakeCell.pyramid(5)
-    factory = factory_for(cell)
-    factory.register_behavior_tree_from_file(TREE_FILE)
-    tree = factory.create_tree("FrankaPyramid")
-    for _ in range(20000):
-        status = tree.tick_exactly_once()
-        cell.after_tick()
-        if status is not NodeStatus.RUNNING:
-            break
+    status, tree = run_main_tree(cell, "FrankaPyramid")
     assert status is NodeStatus.SUCCESS, cell.log[-20:]
     board = tree.root_blackboard
     assert board.get("placed_panda_1") == 3 and board.get("placed_panda_2") == 3
@@ -220,14 +219,7 @@ def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
 def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     cell = FakeCell.pyramid(2)
     cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
-    factory = factory_for(cell)
-    factory.register_behavior_tree_from_file(TREE_FILE)
-    tree = factory.create_tree("FrankaPyramid")
-    for _ in range(40000):
-        status = tree.tick_exactly_once()
-        cell.after_tick()
-        if status is not NodeStatus.RUNNING:
-            break
+    status, tree = run_main_tree(cell, "FrankaPyramid")
     assert status is NodeStatus.FAILURE
     board = tree.root_blackboard
     assert board.get("placed_panda_2") == 3 and board.get("done_panda_2")
