@@ -1,9 +1,10 @@
 """Benchmark (issue 12): two Frankas taking the pyramid apart, against one Panda alone.
 
 Runs N seeded episodes (default 20) of `robot-tasks demo franka_pyramid` undisturbed and
-with a drag of a reserved cube, then N episodes of the one-robot baseline (tree
-FrankaPyramidSolo: panda_1 moves all six cubes to its goal), each a full run with real
-processes over loopback DDS, one after the other. Prints, side by side: success rate,
+with a drag of a reserved cube, and of the one-robot baseline (tree FrankaPyramidSolo:
+panda_1 moves all six cubes to its goal), each a full run with real processes over
+loopback DDS, one after the other, every case of a seed before the next seed (Ctrl-C
+then still reports every case). Prints, side by side: success rate,
 median sim and wall time of the successful episodes, and the median fraction of the
 run in which both arms had a motion running. Targets: >= 95 % undisturbed, >= 90 % with
 the drag, both-moving fraction > 25 %.
@@ -80,13 +81,19 @@ def main(argv=None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
-    results = run_episodes(seeds, modes, args.out, args.rtf, stop=stop, task=PYRAMID, timeout=args.timeout,
-                           seed_major=True)
-    rows = {mode: with_motion(data["runs"]) for mode, data in results.items()}
-    if not args.no_solo and not stop.is_set():
-        solo = run_episodes(seeds, [None], args.out / "solo", args.rtf, stop=stop, task=PYRAMID_SOLO,
-                            timeout=args.timeout)
-        rows["solo"] = with_motion(solo["none"]["runs"])
+    rows: dict = {mode or "none": [] for mode in modes}
+    if not args.no_solo:
+        rows["solo"] = []
+    for seed in seeds:   # seed by seed (every case of a seed before the next): stopped early, each case reports
+        duo = run_episodes([seed], modes, args.out, args.rtf, stop=stop, task=PYRAMID, timeout=args.timeout)
+        for mode, data in duo.items():
+            rows[mode] += with_motion(data["runs"])
+        if not args.no_solo and not stop.is_set():
+            solo = run_episodes([seed], [None], args.out / "solo", args.rtf, stop=stop, task=PYRAMID_SOLO,
+                                timeout=args.timeout)
+            rows["solo"] += with_motion(solo["none"]["runs"])
+        if stop.is_set():
+            break
     print(table(rows))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "summary.json").write_text(json.dumps(rows, indent=1))
