@@ -241,12 +241,14 @@ def test_the_state_publisher_switch():
 
 @pytest.mark.parametrize("launch, config", PAIRS)
 def test_the_rviz_config_shows_the_robot_the_servers_are_wired_to(launch, config):
-    """config/<cell>.rviz shows the robot_description the arm server reads (and, where the cell
-    has a camera, its image and the object markers)."""
+    """config/<cell>.rviz shows the robot_description every arm server reads (and, where the
+    cell has a camera, its image and the object markers)."""
     plan = load_plan(config)
-    arm = next(s for s in plan.nodes if s.name == "arm_server")
-    description = dict(r.split(":=") for r in arm.remappings)["robot_description"]
+    arms = [s for s in plan.nodes if s.executable == "arm_server"]
     topics = re.findall(r"Value: (/[\w/]+)", config.with_suffix(".rviz").read_text())
-    assert f"/{description}" in topics, topics
+    assert arms
+    for arm in arms:
+        description = dict(r.split(":=") for r in arm.remappings)["robot_description"]
+        assert f"/{description}" in topics, topics
     if plan.parameters("sim").get("camera_rate", 5.0) > 0:
         assert "/camera/image_raw" in topics and "/object_markers" in topics, topics

@@ -6,6 +6,7 @@
     robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
     robot-tasks demo banana_bowl --seed 2 --object lemon   # pick-and-place expert (robot_tasks/demo/banana_bowl.py)
     robot-tasks demo banana_bowl --no-render               # the same rollout, no images kept
+    robot-tasks demo franka_pyramid --seed 3 --disturb drag|drop   # two Pandas take a pyramid apart
     robot-tasks demo franka_stacking --foxglove            # watch it in Foxglove meanwhile
 
 Starts the node set of config/<name>.yaml (the sim headless, or in PyBullet's window with
@@ -14,8 +15,9 @@ through the sim's perturb_object service, and writes report.json, montage.png (p
 for the press), tree_status.log, nodes.log and a .btlog into a new folder under --out.
 Exit code 0 when the result is correct (graded on the sim's ground truth: all four cubes
 stacked in order; nine bins upright, one per slot; 10 N held on the wall; the object in
-the bowl), 1 otherwise, 2 on bad arguments. banana_bowl also writes images/ (eight
-phases), trace.npz (state/action per control step) and bag/ (rosbag2, MCAP storage).
+the bowl; three cubes on each Panda's stack), 1 otherwise, 2 on bad arguments. banana_bowl
+also writes images/ (eight phases), trace.npz (state/action per control step) and bag/
+(rosbag2, MCAP storage).
 """
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press", "banana_bowl")
+DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press", "banana_bowl", "franka_pyramid")
 DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot"),
-                "franka_press": (), "banana_bowl": ()}
+                "franka_press": (), "banana_bowl": (), "franka_pyramid": ("drag", "drop")}
 PICK_OBJECTS = ("banana", "lemon")   # banana_bowl --object (robot_tasks/demo/banana_bowl.py OBJECTS)
 
 
@@ -37,7 +39,8 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
     parser.add_argument("--disturb", choices=sorted({m for modes in DISTURBANCES.values() for m in modes}),
                         default=None, help="disturb the run mid-task through the sim's perturb service "
-                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot)")
+                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot; "
+                        "franka_pyramid: drag, drop)")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=None,
@@ -97,5 +100,8 @@ def demo_task(name: str):
     if name == "ur10_palletizing":
         from robot_tasks.demo.ur10_palletizing import PALLETIZING
         return PALLETIZING
+    if name == "franka_pyramid":
+        from robot_tasks.demo.franka_pyramid import PYRAMID
+        return PYRAMID
     from robot_tasks.demo.franka_stacking import STACKING
     return STACKING

@@ -22,7 +22,7 @@ from robot_tasks.demo.runner import DemoOptions, run_demo
 MODES = (None, "drag", "drop", "knock")
 # Issue 6's targets: success rate undisturbed, and per disturbance mode.
 TARGET_PERCENT = {"none": 95.0, "disturbed": 90.0}
-ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins"}     # the report's per-item rows
+ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins", "franka_pyramid": "stacks"}   # per-item rows
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,

@@ -67,6 +67,9 @@ class DemoTask:
     bounded_phases  phases whose commanded arm steps are reported (max inf-norm step)
     bag_topics      ((topic, type, max rate), ...) for the MCAP bag; camera_topic joins
                     them when rendering is on
+    follow      optional: () -> an object fed every node status change, on_change(sim time,
+                change), whose summary() dict is merged into the report (franka_pyramid: each
+                robot's result, how long both arms moved at once)
     """
 
     name: str
@@ -86,6 +89,7 @@ class DemoTask:
     bounded_phases: tuple = ()
     bag_topics: tuple = ()
     camera_topic: tuple | None = None
+    follow: Callable | None = None
 
     @property
     def config(self) -> Path:
@@ -132,6 +136,7 @@ class RunState:
     task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
     phase_windows: dict = field(default_factory=dict)  # phase -> [start, end] sim s (RUNNING -> SUCCESS)
     named_frames: dict = field(default_factory=dict)   # image stem -> RGB array (task.images)
+    follower: object = None                         # the task's `follow` object, if any
 
 
 class RunWatcher:
@@ -214,6 +219,8 @@ class RunWatcher:
         st, task = self.state, self.task
         st.last_status_wall = time.monotonic()
         for change in msg.changes:
+            if st.follower is not None:
+                st.follower.on_change(st.sim_time, change)
             self.status_log.write(f"{st.sim_time:9.3f} tick {msg.tick_count:6d} {change.path} "
                                   f"{change.previous_status} -> {change.status}\n")
             name, status = change.name, change.status
@@ -273,7 +280,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
                       {"sim": sim_overrides}, foxglove=options.foxglove, gui=options.gui)
     run_dir = run.folder
     rule = task.make_rule(options.disturb) if options.disturb else None
-    state = RunState()
+    state = RunState(follower=task.follow() if task.follow else None)
     report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
@@ -299,6 +306,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     report[key] = rows
     report["recoveries"] = state.recoveries
     report["task_log"] = list(state.task_log)
+    if state.follower is not None:
+        report.update(state.follower.summary())
     report["success"] = bool(result and result.get("node_status") == "SUCCESS" and all_ok)
     report["phase_windows"] = state.phase_windows
     if task.images:
@@ -397,6 +406,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             result_future = result_future_of(goal_future, report)
         _print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
+            if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
+                rule.on_task_log(list(state.task_log), time.monotonic())
             with state.lock:
                 request = rule.due(time.monotonic(), dict(state.positions))
             if request is not None:

@@ -51,6 +51,20 @@ def test_franka_pyramid_six_colours():
         assert max(_error(d, truth[d.label]) for d in found) <= 0.015
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_franka_pyramid_built_shows_all_six_cubes_at_640_by_480(seed):
+    """The pyramid layout seen by the scene camera at config/franka_pyramid.yaml's size."""
+    with World(scene="franka_pyramid", seed=seed, layout="pyramid") as world:
+        world.step(120)
+        cam = world.camera("scene").resized(640, 480)
+        frame, k = cam.capture(), cam.intrinsics()
+        found = Detector().detect(frame.rgb, frame.depth, CameraIntrinsics.from_k(k.matrix, k.width, k.height),
+                                  cam.world_from_optical())
+        truth = _truth(world)
+        assert sorted(d.label for d in found) == sorted(n for n in truth if n.endswith("_cube"))
+        assert max(_error(d, truth[d.label]) for d in found) <= 0.015
+
+
 def test_banana_and_bowl_on_the_table():
     detector = Detector()
     for seed in range(4):

@@ -25,6 +25,7 @@ from robot_tasks.nodes.sim.perturb import perturb
 from robot_tasks.nodes.sim.robot_io import RobotIO
 from robot_tasks.nodes.sim.scene_io import CAMERA_NAME, CameraIO, ObjectsIO
 from robot_tasks.nodes.sim.wire import clock_bytes
+from robot_tasks.ros.errors import ParameterError
 from robot_tasks.sim import World, scene_names
 from robot_tasks.sim.errors import SimError
 from robot_tasks_interfaces.srv import PerturbObject, ResetScene
@@ -43,12 +44,15 @@ class SimNode(Node):
             self.set_parameters([Parameter("use_sim_time", Parameter.Type.BOOL, False)])
         self.params = declare_sim_params(self, scene_names())
         prm = self.params
-        scene_options = {"pick_object": prm.pick_object} if prm.pick_object else {}
         try:
             self.world = World(scene=prm.scene, seed=prm.seed, time_step=1.0 / prm.rate, gui=prm.gui,
-                               **scene_options)
-        except TypeError as err:          # an option the scene does not take
-            raise ParameterError("pick_object", f": scene {prm.scene} takes no such option ({err})",
+                               **prm.scene_options)
+        except (SimError, TypeError) as exc:
+            if not prm.scene_options:
+                raise
+            # an option value the scene does not know (SimError), or an option it does not take (TypeError)
+            names = ", ".join(f"{key}={value!r}" for key, value in prm.scene_options.items())
+            raise ParameterError(next(iter(prm.scene_options)), f": {names} does not fit scene {prm.scene}: {exc}",
                                  node=self.get_name()) from None
         try:
             self._wire()

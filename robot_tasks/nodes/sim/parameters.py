@@ -13,6 +13,8 @@
 | camera_max_wall_rate | 5.0   | at most this many frames per wall second (0 = no cap): faster  |
 |                    |         | than real time (rtf 0) frames are skipped, see below           |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
+| layout             | ""      | the scene's object layout ("" = its default; franka_pyramid:   |
+|                    |         | scattered or pyramid)                                          |
 | namespaces.<robot> | <robot> | topic namespace of one robot ("" = the node's own namespace)   |
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
 | controller_state   | false   | publish each robot's controller states once per control step (robot_io.py) |
@@ -53,6 +55,13 @@ class SimParams:
     gui: bool
     controller_state: bool = False
     pick_object: str = ""
+    layout: str = ""
+
+    @property
+    def scene_options(self) -> dict:
+        """Keyword options of the scene builder (only those set: other scenes take none)."""
+        options = {"pick_object": self.pick_object, "layout": self.layout}
+        return {key: value for key, value in options.items() if value}
 
 
 
@@ -87,6 +96,8 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         controller_state=declare(node, "controller_state", False,
                                  "publish the controller states once per control step"),
         pick_object=declare(node, "pick_object", "", "scene option: YCB object to pick (\"\" = the scene's own)"),
+        layout=declare(node, "layout", "", "object layout of the scene; '' = its default "
+                                           "(franka_pyramid: scattered | pyramid)"),
     )
 
 

@@ -3,7 +3,10 @@
 `panda_1` stands at x=0 facing +x, `panda_2` at x=1.0 facing -x.  With the default
 `layout="scattered"` the cubes spawn at seeded random spots in the shared middle, to be
 built into a 3-2-1 pyramid; `layout="pyramid"` starts with the pyramid already built
-at (0.5, 0) (to take apart, or to test disturbances).
+at (0.5, 0) (to take apart, or to test disturbances). Its rows run along x, from one
+Panda to the other: the scene camera looks from -y, so every cube shows a face to it
+(rows along y would hide all but the nearest cube of each row behind it), and each
+Panda's fingers close along y, where no neighbour stands.
 """
 from __future__ import annotations
 
@@ -22,11 +25,11 @@ PYRAMID_GAP = 0.004
 
 
 def pyramid_slots(center=PYRAMID_CENTER, size: float = CUBE_SIZE, gap: float = PYRAMID_GAP):
-    """(x, y, z_bottom) of the six cube places of a 3-2-1 pyramid along y, bottom row first."""
+    """(x, y, z_bottom) of the six cube places of a 3-2-1 pyramid along x, bottom row first."""
     pitch = size + gap
     cx, cy = center
-    slots = [(cx, cy + k * pitch, TABLE_TOP_Z) for k in (-1, 0, 1)]
-    slots += [(cx, cy + k * pitch, TABLE_TOP_Z + size) for k in (-0.5, 0.5)]
+    slots = [(cx + k * pitch, cy, TABLE_TOP_Z) for k in (-1, 0, 1)]
+    slots += [(cx + k * pitch, cy, TABLE_TOP_Z + size) for k in (-0.5, 0.5)]
     slots.append((cx, cy, TABLE_TOP_Z + 2 * size))
     return slots
 

@@ -36,6 +36,17 @@ def test_cli_starts_the_two_arm_scene_faster_than_real_time(launcher, ros_node):
     assert proc.stop() == "SIGINT rc=0"
 
 
+def test_layout_parameter_builds_the_pyramid(launcher, ros_node):
+    from robot_tasks.sim.scenes.franka_pyramid import pyramid_slots
+    from robot_tasks_interfaces.msg import ObjectStateArray
+
+    launcher.start_module("robot_tasks.nodes.sim", name="sim_pyramid",
+                          params={"scene": "franka_pyramid", "layout": "pyramid", "camera_rate": 0.0})
+    objects = Recorder(ros_node, ObjectStateArray, "/objects").latest(30.0).objects
+    centres = sorted((round(o.pose.position.z, 2), round(o.pose.position.y, 3)) for o in objects if o.name.endswith("_cube"))
+    assert centres == sorted((round(z + 0.025, 2), round(y, 3)) for _x, y, z in pyramid_slots())
+
+
 def test_namespace_parameter_and_sigterm_stop(launcher, ros_node):
     proc = launcher.start_module("robot_tasks.nodes.sim", name="sim_ns",
                                  params={"scene": "franka_stacking", "camera_rate": 0.0,
@@ -52,6 +63,8 @@ def test_namespace_parameter_and_sigterm_stop(launcher, ros_node):
     ({"scene": "no_such_scene"}, "parameter 'scene': unknown scene 'no_such_scene'"),
     ({"real_time_factor": -1.0}, "parameter 'real_time_factor' must be a finite number >= 0"),
     ({"camera_width": 3}, "parameter 'camera_width' must be an integer in [16, 4096]"),
+    ({"scene": "franka_pyramid", "layout": "tower"}, "parameter 'layout': 'tower' does not fit scene franka_pyramid"),
+    ({"scene": "franka_stacking", "layout": "pyramid"}, "parameter 'layout': 'pyramid' does not fit scene franka_stacking"),
 ])
 def test_bad_parameters_exit_with_code_2_and_name_the_parameter(launcher, params, reason):
     argv = [sys.executable, "-m", "robot_tasks.nodes.sim", "--ros-args"]

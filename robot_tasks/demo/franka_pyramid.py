@@ -1,0 +1,62 @@
+"""The two-Panda pyramid demo as a DemoTask (run by robot_tasks/demo/runner.py).
+
+    robot-tasks demo franka_pyramid --seed 3 --disturb drag --out runs/
+
+Phases are each robot's motion and gripper steps (both robots' leaves have the same
+names); a recovery is a check raising the robot's `needs_recovery` flag, or the restage
+after it; `--disturb` drags or drops a reserved cube (pyramid_disturbance.py); the end
+is graded per robot on the sim's ground truth: three cubes stacked on its goal
+(report["stacks"]); `follow` (motion_overlap.py) adds each robot's tree result and the
+fraction of the time both arms moved at once.
+"""
+from __future__ import annotations
+
+import math
+
+from robot_tasks.demo.motion_overlap import MotionOverlap
+from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
+from robot_tasks.demo.report import judge_stack
+from robot_tasks.demo.runner import DemoTask
+
+GOALS = {"panda_1": (0.46, 0.28), "panda_2": (0.54, -0.28)}
+STACK_SIZE = 3
+ON_GOAL = 0.04      # m from the goal (x, y) for a cube to count as on that robot's stack
+PHASES = ("approach", "grasp_down", "grasp", "lift", "place_approach", "place", "release", "retract", "restage")
+RECOVERIES = {("flag_moved", "SUCCESS"): "cube moved during the approach: recovering",
+              ("flag_dropped", "SUCCESS"): "cube dropped while carried: recovering",
+              ("restage", "SUCCESS"): "restaged above the cube: trying the same reservation again"}
+
+
+def judge_stacks(positions: dict, goals: dict = GOALS, size: int = STACK_SIZE) -> list[dict]:
+    """Per robot: the cubes on its goal, bottom first, each judged like a stacking level."""
+    rows = []
+    for robot, goal in goals.items():
+        near = sorted((p[2], name) for name, p in positions.items()
+                      if name.endswith("_cube") and math.hypot(p[0] - goal[0], p[1] - goal[1]) < ON_GOAL)
+        order = [name for _z, name in near]
+        levels = judge_stack(positions, order) if order else []
+        ok = len(order) == size and all(level["ok"] for level in levels)
+        rows.append({"robot": robot, "goal": list(goal), "stack": order, "ok": ok, "levels": levels})
+    return rows
+
+
+def grade(poses: dict, _first_poses: dict, _counted_times: list):
+    rows = judge_stacks({name: pose[0] for name, pose in poses.items()})
+    summary = "; ".join(f"{r['robot']}: {len(r['stack'])} cubes {'ok' if r['ok'] else 'NOT ok'}" for r in rows)
+    return "stacks", rows, all(r["ok"] for r in rows), summary
+
+
+def grade_solo(poses: dict, _first_poses: dict, _counted_times: list):
+    """The one-robot baseline (FrankaPyramidSolo): all six cubes on panda_1's stack."""
+    rows = judge_stacks({name: pose[0] for name, pose in poses.items()}, {"panda_1": GOALS["panda_1"]}, size=6)
+    return "stacks", rows, rows[0]["ok"], f"panda_1 alone: {len(rows[0]['stack'])} cubes {'ok' if rows[0]['ok'] else 'NOT ok'}"
+
+
+PYRAMID = DemoTask(name="franka_pyramid", tree_id="FrankaPyramid", phases=PHASES, counted="release",
+                   counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule, grade=grade,
+                   follow=MotionOverlap)
+
+# One Panda moving all six cubes alone, from the same tree file: the bench's baseline.
+PYRAMID_SOLO = DemoTask(name="franka_pyramid", tree_id="FrankaPyramidSolo", phases=PHASES, counted="release",
+                        counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule,
+                        grade=grade_solo, follow=lambda: MotionOverlap(robots=("panda_1",)))

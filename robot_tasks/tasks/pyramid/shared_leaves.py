@@ -1,0 +1,202 @@
+"""The leaves that touch the shared blackboard: survey, reserve, lock, give back, mark placed.
+
+Each reads or writes the entries of shared_board.py through `@`-keys, so whichever
+tree instance ticks them, they meet in the one blackboard every instance's root
+hangs from. The XML passes the robot's name and the surveyed cube list
+(`cubes="{@cubes}"`) as ports; the decisions come out as ports (`cube`).
+"""
+from __future__ import annotations
+
+import logging
+
+from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
+from robot_tasks.bt.errors import BehaviorTreeError
+
+from . import shared_board as board
+from .pyramid_view import PyramidError, free_cubes, top_down_order, walk_labels
+from .view_leaves import seen_of
+
+LOG = logging.getLogger("robot_tasks.tasks.pyramid")
+SUCCESS, FAILURE, RUNNING = NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.RUNNING
+
+
+class SharedView:
+    """The shared blackboard as seen from a node: every key goes through '@' to the root."""
+
+    def __init__(self, blackboard):
+        self._board = blackboard
+
+    def get(self, key, default=None):
+        return self._board.get("@" + key, default)
+
+    def set(self, key, value):
+        self._board.set("@" + key, value)
+
+
+def _robot_port():
+    return InputPort("robot", str, description="this robot's name (panda_1, panda_2)")
+
+
+def _cubes_port():
+    return InputPort("cubes", description="surveyed cube labels, top first (SurveyPyramid's output)")
+
+
+class _SharedLeaf:
+    def shared(self) -> SharedView:
+        return SharedView(self.blackboard)
+
+    def robot(self) -> str:
+        name = self.get_input("robot", default="")
+        if not name:
+            raise BehaviorTreeError(f"node '{self.full_path}': the port robot is empty")
+        return name
+
+
+class SurveyPyramid(_SharedLeaf, SyncActionNode):
+    """Name the cubes of the pyramid, top first, and make each one `available`.
+
+    Runs once, before the robots start. FAILURE when fewer than `count` of `labels`
+    are seen (the tree looks again; what was seen is logged when it changes)."""
+
+    def __init__(self, name, config=None):
+        super().__init__(name, config)
+        self._last_seen: list[str] | None = None
+
+    @staticmethod
+    def provided_ports():
+        return [InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
+                InputPort("labels", str, description="';'-separated cube labels to look for"),
+                InputPort("count", int, default=6, description="cubes the pyramid must show"),
+                OutputPort("cubes", description="the labels seen, top of the pyramid first")]
+
+    def tick(self):
+        labels = [v.strip() for v in self.get_input("labels").split(";") if v.strip()]
+        seen = seen_of(self)
+        cubes = top_down_order(seen, labels)
+        if len(cubes) < self.get_input("count"):
+            if cubes == self._last_seen:
+                return FAILURE
+            self._last_seen = cubes
+            LOG.warning("survey: saw %d of %d cubes (%s)", len(cubes), self.get_input("count"), ", ".join(cubes))
+            return FAILURE
+        shared = self.shared()
+        for cube in cubes:
+            shared.set(board.state_key(cube), board.AVAILABLE)
+        shared.set("center_owner", board.NO_ONE)
+        LOG.info("survey: %s (top first)", ", ".join(cubes))
+        self.set_output("cubes", cubes)
+        return SUCCESS
+
+
+class ReserveCube(_SharedLeaf, StatefulActionNode):
+    """Reserve the next cube of this robot's `walk` that is available and has nothing
+    resting on it (as perception sees it now): RUNNING while there is none (the other
+    robot holds what is left, or something still rests on it), SUCCESS with `cube`.
+
+    Reading the states and writing `reserved:<robot>` happen in one tick, and ticks
+    never interleave, so no cube is ever reserved twice."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port(), _cubes_port(),
+                InputPort("walk", str, description="this robot's order: ';'-separated indices into cubes"),
+                InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
+                OutputPort("cube", str, description="the reserved cube")]
+
+    def on_start(self):
+        self._waiting_logged = False
+        return self.on_running()
+
+    def on_running(self):
+        robot = self.robot()
+        try:
+            walk = walk_labels(list(self.get_input("cubes")), self.get_input("walk"))
+        except PyramidError as exc:
+            raise BehaviorTreeError(f"node '{self.full_path}': {exc}") from None
+        cube = board.reserve_first(self.shared(), robot, walk, free_cubes(seen_of(self), walk))
+        if cube is None:
+            if not self._waiting_logged:
+                LOG.info("wait: %s finds no free cube to reserve", robot)
+                self._waiting_logged = True
+            return RUNNING
+        LOG.info("reserve: %s -> %s", robot, cube)
+        self.set_output("cube", cube)
+        return SUCCESS
+
+    def on_halted(self):
+        pass
+
+
+class AcquireCenterLock(_SharedLeaf, StatefulActionNode):
+    """Take the center-workspace lock (`@center_owner`): RUNNING while the other robot
+    holds it, SUCCESS once this robot does. A waiting robot sends no motion goal: the
+    motions come after this node in a Sequence."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port()]
+
+    def on_start(self):
+        self._waiting_logged = False
+        return self.on_running()
+
+    def on_running(self):
+        robot, shared = self.robot(), self.shared()
+        if board.try_lock_center(shared, robot):
+            LOG.info("lock: %s enters the center", robot)
+            return SUCCESS
+        if not self._waiting_logged:
+            LOG.info("wait: %s waits for the center (held by %s)", robot, board.center_owner(shared))
+            self._waiting_logged = True
+        return RUNNING
+
+    def on_halted(self):
+        pass
+
+
+class ReleaseCenterLock(_SharedLeaf, SyncActionNode):
+    """Give the center lock back (after the lift); SUCCESS also when it was not held."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port()]
+
+    def tick(self):
+        robot = self.robot()
+        if board.unlock_center(self.shared(), robot):
+            LOG.info("unlock: %s leaves the center", robot)
+        return SUCCESS
+
+
+class ReleaseReservation(_SharedLeaf, SyncActionNode):
+    """Give back the cube this robot has reserved, if any (it cannot take it after all):
+    `available` again for the other robot. SUCCESS either way."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port(), _cubes_port()]
+
+    def tick(self):
+        robot, shared = self.robot(), self.shared()
+        cube = board.reservation_of(shared, list(self.get_input("cubes")), robot)
+        if cube is not None and board.release_reservation(shared, cube, robot):
+            LOG.info("release: %s gives %s back", robot, cube)
+        return SUCCESS
+
+
+class MarkPlaced(_SharedLeaf, SyncActionNode):
+    """Book `cube` as placed by this robot (`@cube_state:<cube>` = placed:<robot>)."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port(), InputPort("cube", str), InputPort("placed", int, default=0,
+                                                                  description="cubes on the stack before this one")]
+
+    def tick(self):
+        robot, cube = self.robot(), self.get_input("cube")
+        board.mark_placed(self.shared(), cube, robot)
+        LOG.info("placed: %s put %s at level %d", robot, cube, self.get_input("placed"))
+        return SUCCESS
+
+
+SHARED_LEAVES = (SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, ReleaseReservation, MarkPlaced)

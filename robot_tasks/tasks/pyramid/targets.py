@@ -1,0 +1,123 @@
+"""Where the arm goes to take one cube off the pyramid and put it on the robot's stack.
+
+The seed scenario's numbers, for our tool frame `panda_grasptarget` (between the
+fingertips; the seed states them for the hand flange, whose +0.09 m at grasp is our
+tool at the cube's centre):
+
+- approach: 0.20 m above the cube's centre, then straight down to the grasp (tool at
+  the centre), lift straight up to 0.35 m above the table;
+- goal: the robot's own spot, cube centre at table + 0.025 + 0.05 x placed count;
+  place approach and retract 0.325 m above it;
+- the place target is calibrated from the cube as seen in the hand after the lift: the
+  tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal.
+
+All poses point the tool straight down, turned about world z by a yaw that grips the
+cube across two faces and is the one of the four equivalent ones nearest to the
+robot's own forward direction (the two Pandas face each other: their wrists differ
+by half a turn). Plain numbers in, MoveToPose pose dicts out; no ROS.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from robot_tasks.tasks.world_view import Vec3
+
+TABLE_Z = 0.625
+
+
+@dataclass(frozen=True)
+class Heights:
+    approach: float = 0.20        # tool above the cube centre before going down (and to restage)
+    grasp: float = 0.0            # tool relative to the cube centre when closing
+    lift: float = 0.35            # tool above the table after the pickup
+    over_goal: float = 0.325      # place approach and retract, above the goal
+    place_gap: float = 0.004      # release this much above the goal
+    cube: float = 0.05
+
+
+def grasp_yaw_near(cube_yaw: float, preferred: float) -> float:
+    """Of the cube's four equivalent yaws (quarter turns), the one nearest `preferred`."""
+    quarter = math.pi / 2.0
+    k = round((preferred - cube_yaw) / quarter)
+    return _wrap(cube_yaw + k * quarter)
+
+
+def _wrap(angle: float) -> float:
+    return math.atan2(math.sin(angle), math.cos(angle))
+
+
+def top_down(position: Sequence[float], yaw: float) -> dict:
+    """Tool pointing down (tool z = -world z), turned by `yaw`: q = Rz(yaw) * Rx(pi)."""
+    return {"x": float(position[0]), "y": float(position[1]), "z": float(position[2]),
+            "qx": math.cos(yaw / 2.0), "qy": math.sin(yaw / 2.0), "qz": 0.0, "qw": 0.0,
+            "frame_id": "world"}
+
+
+def pick_targets(cube: Vec3, cube_yaw: float, robot_yaw: float, h: Heights = Heights(),
+                 table_z: float = TABLE_Z) -> dict[str, dict]:
+    """approach / grasp / lift poses for a cube seen at `cube` (centre) with `cube_yaw`."""
+    yaw = grasp_yaw_near(cube_yaw, robot_yaw)
+    x, y, z = cube
+    return {"approach_pose": top_down((x, y, z + h.approach), yaw),
+            "grasp_pose": top_down((x, y, z + h.grasp), yaw),
+            "lift_pose": top_down((x, y, table_z + h.lift), yaw)}
+
+
+def goal_position(goal_xy: Sequence[float], placed: int, h: Heights = Heights(),
+                  table_z: float = TABLE_Z) -> Vec3:
+    """Centre of the robot's next cube on its stack."""
+    return (float(goal_xy[0]), float(goal_xy[1]), table_z + h.cube / 2.0 + h.cube * placed)
+
+
+def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04) -> Vec3:
+    """Where the held cube sits relative to the tool (as seen); zero when it is not seen
+    or the reading is implausible (more than `limit` off in any axis)."""
+    if cube is None:
+        return (0.0, 0.0, 0.0)
+    offset = tuple(c - t for c, t in zip(cube, tool))
+    return offset if all(abs(v) <= limit for v in offset) else (0.0, 0.0, 0.0)  # type: ignore[return-value]
+
+
+def place_targets(goal: Vec3, offset: Vec3, yaw: float, h: Heights = Heights()) -> dict[str, dict]:
+    """place approach / place / retract tool poses putting the held cube's centre on `goal`."""
+    gx, gy, gz = goal
+    tx, ty, tz = gx - offset[0], gy - offset[1], gz - offset[2] + h.place_gap
+    return {"place_approach_pose": top_down((tx, ty, gz + h.over_goal), yaw),
+            "place_pose": top_down((tx, ty, tz), yaw),
+            "retract_pose": top_down((tx, ty, gz + h.over_goal), yaw)}
+
+
+def yaw_of_pose(pose: dict) -> float:
+    """The yaw about world z of a top-down tool pose made by `top_down`."""
+    return 2.0 * math.atan2(float(pose.get("qy", 0.0)), float(pose.get("qx", 1.0)))
+
+
+class SettleWatch:
+    """Is a cube at rest? Fed (time, position) samples, it says yes once the samples of
+    the last `stable_s` seconds (at least two, spanning `stable_s`) all lie within
+    `within` metres of the newest one."""
+
+    def __init__(self, stable_s: float = 0.2, within: float = 0.008):
+        self.stable_s, self.within = stable_s, within
+        self.samples: list[tuple[float, Vec3]] = []
+
+    def add(self, t: float, position: Vec3) -> None:
+        if self.samples and t <= self.samples[-1][0]:
+            if t < self.samples[-1][0]:
+                self.samples.clear()     # time went backwards (sim reset): start over
+            else:
+                return                   # the same image again
+        self.samples.append((t, position))
+        newest = self.samples[-1][0]
+        while len(self.samples) > 2 and self.samples[1][0] <= newest - self.stable_s + 1e-9:
+            self.samples.pop(0)          # keep one sample older than the window
+
+    @property
+    def settled(self) -> bool:
+        if len(self.samples) < 2:
+            return False
+        t_new, p_new = self.samples[-1]
+        spans_window = t_new - self.samples[0][0] >= self.stable_s - 1e-9
+        return spans_window and all(math.dist(p, p_new) <= self.within for _t, p in self.samples)

@@ -1,0 +1,76 @@
+"""The pyramid demo's ROS-free parts: grading the two stacks, the both-moving bookkeeping,
+and when the disturbance rule fires."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from robot_tasks.demo.franka_pyramid import judge_stacks
+from robot_tasks.demo.motion_overlap import MotionOverlap
+from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
+
+
+@dataclass
+class Change:
+    path: str
+    name: str
+    registration_id: str
+    status: str
+
+
+def test_judge_stacks_wants_three_cubes_on_each_goal():
+    positions = {"a_cube": (0.46, 0.28, 0.65), "b_cube": (0.462, 0.281, 0.70), "c_cube": (0.46, 0.279, 0.75),
+                 "d_cube": (0.54, -0.28, 0.65), "e_cube": (0.54, -0.28, 0.70), "f_cube": (0.3, 0.0, 0.65)}
+    rows = {r["robot"]: r for r in judge_stacks(positions)}
+    assert rows["panda_1"]["stack"] == ["a_cube", "b_cube", "c_cube"] and rows["panda_1"]["ok"]
+    assert rows["panda_2"]["stack"] == ["d_cube", "e_cube"] and not rows["panda_2"]["ok"]
+    positions["f_cube"] = (0.54, -0.28, 0.78)            # on top, but 3 cm too high: toppled/askew
+    assert not {r["robot"]: r for r in judge_stacks(positions)}["panda_2"]["ok"]
+
+
+def test_motion_overlap_adds_up_time_with_both_arms_moving():
+    overlap = MotionOverlap()
+    move = lambda robot, status: Change(f"FrankaPyramid/x/both_robots/{robot}/robot_run/pick/approach", "approach",
+                                        "MoveToPose", status)
+    overlap.on_change(0.0, move("panda_1", "RUNNING"))
+    overlap.on_change(2.0, move("panda_2", "RUNNING"))
+    overlap.on_change(3.0, move("panda_1", "SUCCESS"))
+    overlap.on_change(5.0, move("panda_2", "SUCCESS"))
+    overlap.on_change(6.0, Change("FrankaPyramid/x/both_robots/panda_1", "panda_1", "SubTree", "SUCCESS"))
+    overlap.on_change(6.0, Change("FrankaPyramid/x/both_robots/panda_1", "panda_1", "SubTree", "IDLE"))
+    summary = overlap.summary()
+    assert summary["motion"]["moving_s"] == {"panda_1": 3.0, "panda_2": 3.0}
+    assert summary["motion"]["both_moving_s"] == 1.0
+    assert summary["motion"]["both_moving_fraction"] == pytest.approx(1.0 / 6.0, abs=1e-3)
+    assert summary["robot_results"] == {"panda_1": "SUCCESS", "panda_2": "NOT_RUN"}
+
+
+LOG = ["1.0 INFO reserve: panda_1 -> red_cube", "1.1 INFO lock: panda_1 enters the center",
+       "5.0 INFO unlock: panda_1 leaves the center", "6.0 INFO reserve: panda_1 -> blue_cube",
+       "6.5 INFO reserve: panda_2 -> green_cube", "7.0 INFO lock: panda_1 enters the center"]
+POSITIONS = {"red_cube": (0.46, 0.28, 0.65), "blue_cube": (0.527, 0.0, 0.70), "green_cube": (0.473, 0.0, 0.70)}
+
+
+def test_drag_fires_on_panda_1s_second_lock_with_the_cube_it_reserved():
+    rule = PyramidDisturbanceRule("drag")
+    rule.on_task_log(LOG[:3], now=10.0)
+    assert rule.armed_at is None
+    rule.on_task_log(LOG, now=20.0)
+    assert rule.target_cube == "blue_cube"
+    assert rule.due(20.1, POSITIONS) is None                   # waits its delay
+    request = rule.due(21.0, POSITIONS)
+    assert request["object_name"] == "blue_cube" and request["mode"] == "DRAG"
+    x, y, _z = request["target"]
+    assert all(((x - p[0]) ** 2 + (y - p[1]) ** 2) ** 0.5 >= 0.12 for p in POSITIONS.values())
+    assert rule.due(30.0, POSITIONS) is None                   # once only
+
+
+def test_drop_fires_on_panda_2s_second_unlock():
+    rule = PyramidDisturbanceRule("drop")
+    log = ["reserve: panda_2 -> a", "unlock: panda_2 leaves the center", "reserve: panda_2 -> b",
+           "unlock: panda_2 leaves the center"]
+    rule.on_task_log(log, now=1.0)
+    assert rule.due(2.0, {"b": (0.5, 0.0, 0.9)}) == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    with pytest.raises(ValueError, match="knock"):
+        PyramidDisturbanceRule("knock")

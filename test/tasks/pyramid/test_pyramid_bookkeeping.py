@@ -1,0 +1,96 @@
+"""The pure parts of the pyramid task: the shared entries, what rests on what, the targets."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from robot_tasks.sim.scenes.franka_pyramid import pyramid_slots
+from robot_tasks.tasks.pyramid import shared_board as board
+from robot_tasks.tasks.pyramid import targets as geo
+from robot_tasks.tasks.pyramid.pyramid_view import PyramidError, free_cubes, top_down_order, walk_labels
+from robot_tasks.tasks.world_view import Seen
+
+SLOT_NAMES = ["b0", "b1", "b2", "m0", "m1", "top"]   # pyramid_slots order: bottom row, middle row, top
+
+
+def pyramid_seen(without=()):
+    return {n: Seen(n, (x, y, z + 0.025)) for n, (x, y, z) in zip(SLOT_NAMES, pyramid_slots()) if n not in without}
+
+
+def test_only_cubes_with_nothing_on_them_are_free():
+    assert free_cubes(pyramid_seen()) == {"top"}
+    assert free_cubes(pyramid_seen(without={"top"})) == {"m0", "m1"}
+    assert free_cubes(pyramid_seen(without={"top", "m0"})) == {"b0", "m1"}        # m1 still rests on b1, b2
+    assert free_cubes(pyramid_seen(without={"top", "m0", "m1"})) == {"b0", "b1", "b2"}
+
+
+def test_top_down_order_is_layers_from_the_top_each_by_y():
+    assert top_down_order(pyramid_seen(), SLOT_NAMES) == ["top", "m0", "m1", "b0", "b1", "b2"]
+    assert top_down_order(pyramid_seen(without={"m1"}), SLOT_NAMES + ["unseen"]) == ["top", "m0", "b0", "b1", "b2"]
+
+
+def test_walk_labels_checks_its_indices():
+    cubes = ["a", "b", "c"]
+    assert walk_labels(cubes, "0;2;1") == ["a", "c", "b"]
+    for bad in ("0;1", "0;1;1", "0;x;2", "0;1;3"):
+        with pytest.raises(PyramidError, match="walk"):
+            walk_labels(cubes, bad)
+
+
+def test_reserve_first_takes_the_first_available_free_cube_and_keeps_it():
+    b = board.DictBoard()
+    walk = ["top", "m0", "m1"]
+    assert board.reserve_first(b, "panda_1", walk, free={"m0", "m1"}) == "m0"
+    assert board.cube_state(b, "m0") == "reserved:panda_1"
+    assert board.reserve_first(b, "panda_1", walk, free={"m1"}) == "m0"          # keeps its reservation
+    assert board.reserve_first(b, "panda_2", walk, free={"m0"}) is None           # m0 is taken
+    assert board.reserve_first(b, "panda_2", walk, free={"m0", "m1"}) == "m1"
+    board.mark_placed(b, "m0", "panda_1")
+    assert board.reserve_first(b, "panda_1", walk, free={"m0"}) is None           # placed is not available
+    assert board.release_reservation(b, "m1", "panda_1") is False
+    assert board.release_reservation(b, "m1", "panda_2") and board.cube_state(b, "m1") == "available"
+
+
+def test_center_lock_has_one_owner():
+    b = board.DictBoard()
+    assert board.try_lock_center(b, "panda_1") and board.try_lock_center(b, "panda_1")
+    assert not board.try_lock_center(b, "panda_2")
+    assert not board.unlock_center(b, "panda_2") and board.center_owner(b) == "panda_1"
+    assert board.unlock_center(b, "panda_1") and board.center_owner(b) == ""
+    assert board.try_lock_center(b, "panda_2")
+
+
+def test_pick_targets_use_the_scenario_heights_and_a_grip_across_the_rows():
+    poses = geo.pick_targets((0.5, 0.05, 0.65), 0.02, robot_yaw=math.pi / 2)
+    assert poses["approach_pose"]["z"] == pytest.approx(0.85)
+    assert poses["grasp_pose"]["z"] == pytest.approx(0.65)
+    assert poses["lift_pose"]["z"] == pytest.approx(0.625 + 0.35)
+    assert geo.yaw_of_pose(poses["grasp_pose"]) == pytest.approx(0.02 + math.pi / 2)
+    # the facing Panda (base yaw pi) turns the other quarter: its wrist stays near its own forward
+    assert geo.grasp_yaw_near(0.02, math.pi + math.pi / 2) == pytest.approx(0.02 - math.pi / 2)
+
+
+def test_place_targets_put_the_cube_not_the_tool_on_the_goal():
+    goal = geo.goal_position((0.46, 0.28), placed=2)
+    assert goal[2] == pytest.approx(0.625 + 0.025 + 0.10)
+    offset = geo.in_hand_offset((0.505, 0.0, 0.99), (0.5, 0.0, 1.0))       # cube 5 mm off in x, 1 cm low
+    poses = geo.place_targets(goal, offset, yaw=0.0)
+    assert poses["place_pose"]["x"] == pytest.approx(0.455)
+    assert poses["place_pose"]["z"] == pytest.approx(goal[2] + 0.01 + 0.004)
+    assert poses["place_approach_pose"]["z"] == poses["retract_pose"]["z"] == pytest.approx(goal[2] + 0.325)
+    assert geo.in_hand_offset((0.6, 0.0, 1.0), (0.5, 0.0, 1.0)) == (0.0, 0.0, 0.0)   # not in the hand: ignored
+    assert geo.in_hand_offset(None, (0.5, 0.0, 1.0)) == (0.0, 0.0, 0.0)
+
+
+def test_settle_watch_wants_two_tenths_of_a_second_within_8_mm():
+    watch = geo.SettleWatch(0.2, 0.008)
+    for t, x in ((0.0, 0.0), (0.1, 0.05), (0.2, 0.055)):
+        watch.add(t, (x, 0.0, 0.0))
+    assert not watch.settled                      # the 0.1 s sample is 5 mm away but 0.0 is 5.5 cm away
+    watch.add(0.3, (0.056, 0.0, 0.0))
+    assert watch.settled                          # 0.1 .. 0.3 s all within 8 mm
+    watch.add(0.4, (0.08, 0.0, 0.0))
+    assert not watch.settled
+    watch.add(0.4, (0.5, 0.0, 0.0))               # the same image again changes nothing
+    assert watch.samples[-1][1][0] == 0.08

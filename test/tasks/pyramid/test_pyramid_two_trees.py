@@ -1,0 +1,227 @@
+"""Two instances of trees/franka_pyramid.xml's PyramidRobot, ticked in random interleavings
+against a kinematic fake cell (pyramid_fake_cell.py): the shared blackboard, reservation
+and the center lock as the two robots see them.
+
+Each instance is its own Tree whose root blackboard has the shared board as parent (the
+BT.CPP way of sharing a blackboard between trees); `@`-keys reach the shared board.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from paths import REPO
+from pyramid_fake_cell import SIZE, TABLE_Z, FakeCell, factory_for
+
+from robot_tasks.bt import Blackboard, NodeStatus
+
+TREE_FILE = REPO / "trees" / "franka_pyramid.xml"
+ROBOTS = {
+    "panda_1": {"base_position": "0;0;0.625", "base_yaw": 0.0, "goal": "0.46;0.28", "walk": "0;1;2;3;4;5",
+                "home": "0.25;0.10;1.0;1;0;0;0"},
+    "panda_2": {"base_position": "1;0;0.625", "base_yaw": 3.14159265, "goal": "0.54;-0.28", "walk": "0;2;1;5;4;3",
+                "home": "0.75;-0.10;1.0;0;1;0;0"},
+}
+GOALS = {"panda_1": (0.46, 0.28), "panda_2": (0.54, -0.28)}
+SURVEY = """<root BTCPP_format="4"><BehaviorTree ID="Survey"><Sequence>
+  <TopicToBlackboard topic_name="detections" message_type="robot_tasks_interfaces/msg/DetectedObjectArray"
+                     output="{detections}"/>
+  <SurveyPyramid detections="{detections}" cubes="{cubes}"
+                 labels="red_cube;blue_cube;green_cube;yellow_cube;orange_cube;purple_cube"/>
+</Sequence></BehaviorTree></root>"""
+CENTER_PHASES = ("approach", "grasp_down", "lift", "restage")
+
+
+def robot_tree(factory, shared, robot):
+    board = Blackboard(parent=shared)
+    for key, value in {**ROBOTS[robot], "robot": robot, "stack_size": 3, "move_action": f"{robot}/move_to_pose",
+                       "gripper_action": f"{robot}/gripper_command", "joint_states_topic": f"{robot}/joint_states",
+                       "description_topic": f"{robot}/robot_description"}.items():
+        board.set(key, value)
+    return factory.create_tree("PyramidRobot", board)
+
+
+def two_robot_cell(seed):
+    cell = FakeCell.pyramid(seed)
+    factory = factory_for(cell)
+    factory.register_behavior_tree_from_file(TREE_FILE)
+    shared = Blackboard()
+    assert factory.create_tree_from_text(SURVEY, shared).tick_once() is NodeStatus.SUCCESS
+    return cell, shared, {r: robot_tree(factory, shared, r) for r in ROBOTS}
+
+
+def nodes_of(tree, registration_id, status=NodeStatus.RUNNING):
+    return [n for n in tree.nodes if n.registration_id == registration_id and n.status is status]
+
+
+class Referee:
+    """Checks the rules after every tick and counts what happened."""
+
+    def __init__(self, cell, shared, trees):
+        self.cell, self.shared, self.trees = cell, shared, trees
+        self.reserved_by: dict[str, set] = {}
+        self.in_center: set[str] = set()
+        self.waits = {r: 0 for r in trees}
+        self.both_in_motion = 0
+        self.seen_log = 0
+
+    def check(self):
+        for key, value in self.shared.items():
+            if key.startswith("cube_state:") and value.startswith("reserved:"):
+                self.reserved_by.setdefault(key.split(":", 1)[1], set()).add(value.split(":", 1)[1])
+        assert all(len(r) == 1 for r in self.reserved_by.values()), f"a cube reserved twice: {self.reserved_by}"
+        for line in self.cell.log[self.seen_log:]:
+            robot, verb, what = line.split(" ", 2)
+            if verb == "move" and what in CENTER_PHASES:
+                self.in_center.add(robot)
+            elif verb == "move":
+                self.in_center.discard(robot)
+        self.seen_log = len(self.cell.log)
+        assert len(self.in_center) <= 1, f"both robots in the center: {self.cell.log[-6:]}"
+        for robot in self.in_center:
+            assert self.shared.get("center_owner") == robot, f"{robot} in the center without the lock"
+        for robot, tree in self.trees.items():
+            if nodes_of(tree, "AcquireCenterLock") or nodes_of(tree, "ReserveCube"):
+                self.waits[robot] += 1
+                moving = nodes_of(tree, "MoveToPose") + nodes_of(tree, "GripperCommand")
+                assert not moving, f"{robot} waits but runs {[n.name for n in moving]}"
+                assert self.cell.arms[robot].moving is None
+        if all(a.moving for a in self.cell.arms.values()):
+            self.both_in_motion += 1
+
+
+def run_interleaved(seed, max_ticks=20000):
+    cell, shared, trees = two_robot_cell(seed)
+    referee = Referee(cell, shared, trees)
+    rng = random.Random(seed)
+    status = {r: NodeStatus.RUNNING for r in trees}
+    for _ in range(max_ticks):
+        order = [r for r in trees if status[r] is NodeStatus.RUNNING and rng.random() < 0.7]
+        rng.shuffle(order)
+        for robot in order:
+            status[robot] = trees[robot].tick_exactly_once()
+            referee.check()
+        cell.after_tick()
+        if all(s is not NodeStatus.RUNNING for s in status.values()):
+            break
+    return cell, shared, trees, status, referee
+
+
+def stack_at(cell, goal):
+    on_goal = [(p[2], n) for n, p in cell.cubes.items() if np.hypot(p[0] - goal[0], p[1] - goal[1]) < 0.01]
+    return [n for _z, n in sorted(on_goal)], sorted(z for z, _n in on_goal)
+
+
+def run_main_tree(cell, tree_id, max_ticks=40000):
+    """Tick one tree of the file (FrankaPyramid: both instances in its ParallelAll) to its end."""
+    factory = factory_for(cell)
+    factory.register_behavior_tree_from_file(TREE_FILE)
+    tree = factory.create_tree(tree_id)
+    for _ in range(max_ticks):
+        status = tree.tick_exactly_once()
+        cell.after_tick()
+        if status is not NodeStatus.RUNNING:
+            break
+    return status, tree
+
+
+def test_at_keys_of_two_trees_meet_in_their_common_parent():
+    cell = FakeCell.pyramid(0)
+    factory = factory_for(cell)
+    xml = """<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+      <Script code="local := name; @seen := @seen + 1"/>
+      <SubTree ID="Inner" mine="{local}"/></Sequence></BehaviorTree>
+      <BehaviorTree ID="Inner"><Script code="@last := mine"/></BehaviorTree></root>"""
+    factory.register_behavior_tree_from_text(xml)
+    shared = Blackboard()
+    shared.set("seen", 0)
+    a, b = Blackboard(parent=shared), Blackboard(parent=shared)
+    a.set("name", "a"), b.set("name", "b")
+    tree_a, tree_b = factory.create_tree("T", a), factory.create_tree("T", b)
+    tree_a.tick_once()
+    assert shared.get("seen") == 1 and shared.get("last") == "a"
+    tree_b.tick_once()
+    assert shared.get("seen") == 2 and shared.get("last") == "b"       # a SubTree's @ is the common parent too
+    assert a.get("local") == "a" and b.get("local") == "b"              # plain keys stay in each tree
+    assert "local" not in shared
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_two_interleaved_trees_share_the_pyramid_without_conflict(seed):
+    cell, shared, trees, status, referee = run_interleaved(seed)
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    placed = {k.split(":", 1)[1]: v for k, v in shared.items() if k.startswith("cube_state:")}
+    assert sorted(placed.values()) == ["placed:panda_1"] * 3 + ["placed:panda_2"] * 3
+    for robot, goal in GOALS.items():
+        cubes, heights = stack_at(cell, goal)
+        assert set(cubes) == {c for c, v in placed.items() if v == f"placed:{robot}"}
+        assert heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(3)])
+        assert trees[robot].root_blackboard.get("placed") == 3
+    # the rules had something to decide: a robot waited, and the two worked in parallel
+    assert sum(referee.waits.values()) > 0, referee.waits
+    assert referee.both_in_motion > 0
+
+
+def test_the_solo_baseline_stacks_all_six_with_one_robot():
+    cell = FakeCell.pyramid(4)
+    status, tree = run_main_tree(cell, "FrankaPyramidSolo")
+    assert status is NodeStatus.SUCCESS, cell.log[-20:]
+    cubes, heights = stack_at(cell, GOALS["panda_1"])
+    assert len(cubes) == 6 and heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(6)])
+    assert not any(line.startswith("panda_2") for line in cell.log)
+
+
+def test_the_main_tree_runs_both_instances_to_success():
+    cell = FakeCell.pyramid(5)
+    status, tree = run_main_tree(cell, "FrankaPyramid")
+    assert status is NodeStatus.SUCCESS, cell.log[-20:]
+    board = tree.root_blackboard
+    assert board.get("placed_panda_1") == 3 and board.get("placed_panda_2") == 3
+    assert board.get("done_panda_1") and board.get("done_panda_2")      # Script true (1.0, as in BT.CPP)
+    assert board.get("center_owner") == ""
+
+
+def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
+    cell, shared, trees = two_robot_cell(7)
+    dragged = {}
+
+    def drag_on_second_approach(c):
+        if dragged or c.log.count("panda_1 move approach") < 2 or c.arms["panda_1"].moving != "approach":
+            return
+        cube = trees["panda_1"].root_blackboard.get("cube")
+        c.cubes[cube][:2] += (-0.12, 0.0)
+        c.settle(cube)
+        dragged["cube"] = cube
+
+    cell.hooks.append(drag_on_second_approach)
+    referee = Referee(cell, shared, trees)
+    status = {r: NodeStatus.RUNNING for r in trees}
+    for _ in range(20000):
+        for robot in trees:
+            if status[robot] is NodeStatus.RUNNING:
+                status[robot] = trees[robot].tick_exactly_once()
+                referee.check()
+        cell.after_tick()
+        if all(s is not NodeStatus.RUNNING for s in status.values()):
+            break
+    assert dragged, "the drag never happened"
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    log = cell.log
+    assert "panda_1 halted approach" in log
+    after = log[log.index("panda_1 halted approach"):]
+    assert "panda_1 move restage" in after
+    assert after.index("panda_1 move restage") < after.index(f"panda_1 grasp {dragged['cube']}")
+    assert shared.get(f"cube_state:{dragged['cube']}") == "placed:panda_1"    # the same reservation, finished
+    assert not trees["panda_1"].root_blackboard.get("needs_recovery")
+
+
+def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
+    cell = FakeCell.pyramid(2)
+    cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
+    status, tree = run_main_tree(cell, "FrankaPyramid")
+    assert status is NodeStatus.FAILURE
+    board = tree.root_blackboard
+    assert board.get("placed_panda_2") == 3 and board.get("done_panda_2")
+    assert board.get("placed_panda_1") == 0 and board.get("center_owner") == ""
+    assert cell.log.count("panda_1 failed grasp_down") == 12                 # KeepTrying's max_attempts
