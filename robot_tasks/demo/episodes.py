@@ -20,8 +20,17 @@ from robot_tasks.demo.franka_stacking import STACKING
 from robot_tasks.demo.runner import DemoOptions, run_demo
 
 MODES = (None, "drag", "drop", "knock")
-# Issue 6's targets: success rate undisturbed, and per disturbance mode.
-TARGET_PERCENT = {"none": 95.0, "disturbed": 90.0}
+# Targets per task: episodes fully correct [%] undisturbed and per disturbance mode, and
+# items (cubes, bins, stacks) correct over all episodes [%] where the task's issue sets one.
+# Stacking: issue 12 asks that the rewrite keeps 100 / 100 / 95 / 95 (none / drag / drop / knock);
+# palletizing: issue 10, 95 % of episodes and 99 % of bins, undisturbed and with drop;
+# pyramid: issue 12, 95 % undisturbed and 90 % with drag.
+TARGETS = {
+    "franka_stacking": {"none": 100.0, "drag": 100.0, "drop": 95.0, "knock": 95.0, "items": None},
+    "ur10_palletizing": {"none": 95.0, "drop": 95.0, "slot": 95.0, "items": 99.0},
+    "franka_pyramid": {"none": 95.0, "drag": 90.0, "drop": 90.0, "items": None},
+}
+TARGET_PERCENT = TARGETS["franka_stacking"]
 ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins", "franka_pyramid": "stacks"}   # per-item rows
 
 
@@ -60,9 +69,10 @@ def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), 
 
 def summary_table(results: dict, targets: dict = TARGET_PERCENT) -> str:
     """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
-    all episodes), median sim and wall time of the successful episodes, target, verdict."""
+    all episodes), median sim and wall time of the successful episodes, targets, verdict."""
     lines = [f"{'mode':6s} {'success':>9s} {'items ok':>14s} {'median sim s':>13s} {'median wall s':>14s} "
-             f"{'target':>7s}"]
+             f"{'target':>7s} {'items target':>13s}"]
+    item_target = targets.get("items")
     for mode, data in results.items():
         runs = data["runs"]
         ok = sum(r["success"] for r in runs)
@@ -71,10 +81,15 @@ def summary_table(results: dict, targets: dict = TARGET_PERCENT) -> str:
         med = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
         rate = 100.0 * ok / max(1, len(runs))
         items, items_ok = sum(r.get("items", 0) for r in runs), sum(r.get("items_ok", 0) for r in runs)
-        item_text = f"{items_ok}/{items} {100.0 * items_ok / items:3.0f}%" if items else "-"
-        target = targets["none" if mode == "none" else "disturbed"]
+        item_rate = 100.0 * items_ok / items if items else None
+        item_text = f"{items_ok}/{items} {item_rate:3.0f}%" if items else "-"
+        target = targets.get(mode, min(v for k, v in targets.items() if k != "items" and v is not None))
+        verdict = "PASS" if rate >= target else "MISS"
+        item_verdict = "-"
+        if item_target is not None and item_rate is not None:
+            item_verdict = f"{item_target:.0f}% {'PASS' if item_rate >= item_target else 'MISS'}"
         lines.append(f"{mode:6s} {ok:>3d}/{len(runs):<3d} {rate:3.0f}% {item_text:>14s} "
-                     f"{med(sims):>8s} {med(walls):>14s} {target:>5.0f}% {'PASS' if rate >= target else 'MISS'}")
+                     f"{med(sims):>8s} {med(walls):>14s} {target:>5.0f}% {verdict} {item_verdict:>13s}")
     return "\n".join(lines)
 
 
@@ -104,7 +119,7 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGINT, on_interrupt)
     results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf,
                            stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major)
-    print(summary_table(results))
+    print(summary_table(results, TARGETS.get(task.name, TARGET_PERCENT)))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0
 
