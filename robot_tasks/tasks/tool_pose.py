@@ -17,7 +17,7 @@ import math
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 
-from .world_view import stamp_seconds
+from .world_view import field_of, stamp_seconds
 
 _CACHE: dict[tuple, object] = {}
 
@@ -51,10 +51,6 @@ def tool_pose_from_joints(urdf: str, names, positions, joint_names, tip_frame: s
             "qx": qx, "qy": qy, "qz": qz, "qw": qw, "frame_id": "world"}
 
 
-def _field(message, name):
-    return message.get(name) if isinstance(message, dict) else getattr(message, name, None)
-
-
 class ToolPoseFromJointStates(SyncActionNode):
     """Forward kinematics of `joint_states` on `robot_description` -> `ee_pose` (world frame)."""
 
@@ -79,12 +75,12 @@ class ToolPoseFromJointStates(SyncActionNode):
             if len(base) != 3:
                 raise ValueError("base_position needs 'x;y;z'")
             joints = tuple(j.strip() for j in self.get_input("joint_names").split(";") if j.strip())
-            pose = tool_pose_from_joints(urdf, list(_field(states, "name") or []),
-                                         list(_field(states, "position") or []), joints,
+            pose = tool_pose_from_joints(urdf, list(field_of(states, "name") or []),
+                                         list(field_of(states, "position") or []), joints,
                                          self.get_input("tip_frame"), base)
         except Exception as exc:  # ModelError, ValueError: name the node, don't crash the executor
             raise BehaviorTreeError(f"node '{self.full_path}': {exc}") from None
-        stamp = stamp_seconds(_field(_field(states, "header") or {}, "stamp"))
+        stamp = stamp_seconds(field_of(field_of(states, "header") or {}, "stamp"))
         if stamp:
             pose["stamp"] = stamp  # joint_states time: lets checks match it with image times
         self.set_output("ee_pose", pose)

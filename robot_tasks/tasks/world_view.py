@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from robot_tasks.tasks.errors import TaskError
 
@@ -37,15 +37,17 @@ class Seen:
     confidence: float = 1.0
 
 
-def _field(obj: Any, name: str, default: Any = None) -> Any:
+def field_of(obj: Any, name: str, default: Any = None) -> Any:
+    """`obj[name]` of a dict (a YAML goal, a test) or `obj.name` of a message; `default` if absent."""
     if isinstance(obj, dict):
         return obj.get(name, default)
     return getattr(obj, name, default)
 
 
-def _xyz(obj: Any, what: str) -> Vec3:
+def xyz_of(obj: Any, what: str) -> Vec3:
+    """(x, y, z) of a Point/Vector3 (message or dict); WorldViewError naming `what` if not finite numbers."""
     try:
-        values = tuple(float(_field(obj, k, 0.0)) for k in "xyz")
+        values = tuple(float(field_of(obj, k, 0.0)) for k in "xyz")
     except (TypeError, ValueError):
         raise WorldViewError(f"{what}: x/y/z must be numbers, got {obj!r}") from None
     if not all(math.isfinite(v) for v in values):
@@ -60,22 +62,22 @@ def yaw_from_quaternion(qx: float, qy: float, qz: float, qw: float) -> float:
 
 def seen_from_detection(detection: Any) -> Seen:
     """One DetectedObject (dict or message) -> Seen. Raises WorldViewError."""
-    label = _field(detection, "label")
+    label = field_of(detection, "label")
     if not isinstance(label, str) or not label:
         raise WorldViewError(f"detection without a label: {detection!r}")
-    pose = _field(detection, "pose")
+    pose = field_of(detection, "pose")
     if pose is None:
         raise WorldViewError(f"detection '{label}' has no pose")
-    position = _xyz(_field(pose, "position"), f"detection '{label}' pose.position")
-    orientation = _field(pose, "orientation")
+    position = xyz_of(field_of(pose, "position"), f"detection '{label}' pose.position")
+    orientation = field_of(pose, "orientation")
     yaw = 0.0
     if orientation is not None:
-        q = [float(_field(orientation, k, 0.0)) for k in ("x", "y", "z")] + [float(_field(orientation, "w", 1.0))]
+        q = [float(field_of(orientation, k, 0.0)) for k in ("x", "y", "z")] + [float(field_of(orientation, "w", 1.0))]
         if sum(v * v for v in q) > 1e-12:
             yaw = yaw_from_quaternion(*q)
-    size_field = _field(detection, "size")
-    size = _xyz(size_field, f"detection '{label}' size") if size_field is not None else (0.0, 0.0, 0.0)
-    confidence = float(_field(detection, "confidence", 1.0) or 0.0)
+    size_field = field_of(detection, "size")
+    size = xyz_of(size_field, f"detection '{label}' size") if size_field is not None else (0.0, 0.0, 0.0)
+    confidence = float(field_of(detection, "confidence", 1.0) or 0.0)
     return Seen(label, position, yaw, size, confidence)
 
 
@@ -86,11 +88,11 @@ def seen_by_label(detections: Any) -> dict[str, Seen]:
     """
     if detections is None:
         return {}
-    objects = _field(detections, "objects") if not isinstance(detections, (list, tuple)) else detections
+    objects = field_of(detections, "objects") if not isinstance(detections, (list, tuple)) else detections
     if objects is None:
         raise WorldViewError(f"detections must be a list of DetectedObject, got {type(detections).__name__}")
     result: dict[str, Seen] = {}
-    for detection in _as_iterable(objects):
+    for detection in detection_list(objects):
         seen = seen_from_detection(detection)
         best = result.get(seen.label)
         if best is None or seen.confidence > best.confidence:
@@ -98,7 +100,8 @@ def seen_by_label(detections: Any) -> dict[str, Seen]:
     return result
 
 
-def _as_iterable(objects: Any) -> Iterable:
+def detection_list(objects: Any) -> list:
+    """The detections as a list; WorldViewError for a string, a dict or a non-iterable."""
     if isinstance(objects, (str, bytes, dict)):
         raise WorldViewError(f"detections must be a list, got {type(objects).__name__}")
     try:
@@ -113,7 +116,7 @@ def stamp_seconds(stamp: Any) -> float | None:
         return None
     if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
         return float(stamp)
-    sec, nanosec = _field(stamp, "sec"), _field(stamp, "nanosec", 0)
+    sec, nanosec = field_of(stamp, "sec"), field_of(stamp, "nanosec", 0)
     if sec is None:
         return None
     return float(sec) + float(nanosec or 0) * 1e-9
@@ -124,29 +127,29 @@ def detections_stamp(detections: Any) -> float | None:
     for a bare list of detections (which carries no time)."""
     if detections is None or isinstance(detections, (list, tuple)):
         return None
-    header = _field(detections, "header")
-    seconds = stamp_seconds(_field(header, "stamp")) if header is not None else None
+    header = field_of(detections, "header")
+    seconds = stamp_seconds(field_of(header, "stamp")) if header is not None else None
     return seconds if seconds else None  # a zero stamp means "not stamped"
 
 
 def position_of_pose(pose: Any) -> Vec3:
     """The position of a pose in any form parse_pose reads (dict, 'x;y;z', PoseStamped...)."""
     if isinstance(pose, dict) and all(k in pose for k in "xyz"):
-        return _xyz(pose, "pose")
+        return xyz_of(pose, "pose")
     if isinstance(pose, dict) and "pose" in pose:
         return position_of_pose(pose["pose"])
     if isinstance(pose, dict) and "position" in pose:
-        return _xyz(pose["position"], "pose.position")
+        return xyz_of(pose["position"], "pose.position")
     if hasattr(pose, "pose"):
         return position_of_pose(pose.pose)
     if hasattr(pose, "position"):
-        return _xyz(pose.position, "pose.position")
+        return xyz_of(pose.position, "pose.position")
     if isinstance(pose, (list, tuple)) and len(pose) in (3, 7):
-        return _xyz(dict(zip("xyz", pose)), "pose")
+        return xyz_of(dict(zip("xyz", pose)), "pose")
     if isinstance(pose, str):
         parts = [p for p in pose.split(";") if p.strip()]
         if len(parts) in (3, 7):
-            return _xyz(dict(zip("xyz", parts)), "pose")
+            return xyz_of(dict(zip("xyz", parts)), "pose")
     raise WorldViewError(f"can't read a position from {pose!r}")
 
 

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from robot_tasks.tasks.world_view import WorldViewError, _as_iterable, _field, _xyz, yaw_from_quaternion
+from robot_tasks.tasks.world_view import WorldViewError, detection_list, field_of, xyz_of, yaw_from_quaternion
 
 from .cell import Cell
 from .tool import fold_yaw
@@ -31,21 +31,21 @@ def seen_bins(detections: Any) -> list[SeenBin]:
     """Every detection labelled "bin"; None -> []. WorldViewError on malformed input."""
     if detections is None:
         return []
-    objects = detections if isinstance(detections, (list, tuple)) else _field(detections, "objects")
+    objects = detections if isinstance(detections, (list, tuple)) else field_of(detections, "objects")
     if objects is None:
         raise WorldViewError(f"detections must be a list of DetectedObject, got {type(detections).__name__}")
     found = []
-    for det in _as_iterable(objects):
-        if _field(det, "label") != "bin":
+    for det in detection_list(objects):
+        if field_of(det, "label") != "bin":
             continue
-        pose = _field(det, "pose")
+        pose = field_of(det, "pose")
         if pose is None:
             raise WorldViewError("detection of a bin without a pose")
-        position = _xyz(_field(pose, "position"), "bin pose.position")
-        o = _field(pose, "orientation")
-        yaw = yaw_from_quaternion(*(float(_field(o, k, 1.0 if k == "w" else 0.0)) for k in "xyzw")) if o else 0.0
-        found.append(SeenBin(position, fold_yaw(yaw), _field(det, "orientation_class") == UPSIDE_DOWN,
-                             float(_field(det, "confidence", 1.0))))
+        position = xyz_of(field_of(pose, "position"), "bin pose.position")
+        o = field_of(pose, "orientation")
+        yaw = yaw_from_quaternion(*(float(field_of(o, k, 1.0 if k == "w" else 0.0)) for k in "xyzw")) if o else 0.0
+        found.append(SeenBin(position, fold_yaw(yaw), field_of(det, "orientation_class") == UPSIDE_DOWN,
+                             float(field_of(det, "confidence", 1.0))))
     return found
 
 

@@ -13,7 +13,7 @@ import time
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.tasks.tool_pose import tool_pose_from_joints
-from robot_tasks.tasks.world_view import (WorldViewError, detections_stamp, position_of_pose, seen_by_label,
+from robot_tasks.tasks.world_view import (WorldViewError, detections_stamp, field_of, position_of_pose, seen_by_label,
                                           stamp_seconds)
 
 from . import targets as geo
@@ -38,10 +38,6 @@ def _yaw_port():
     return InputPort("base_yaw", float, default=0.0, description="robot base yaw about world z [rad]")
 
 
-def _field(message, name):
-    return message.get(name) if isinstance(message, dict) else getattr(message, name, None)
-
-
 class RobotToolPose(SyncActionNode):
     """Forward kinematics of this robot's `joint_states` -> `ee_pose` in the world frame,
     for a base at `base_position` turned by `base_yaw` (the second Panda faces the first)."""
@@ -63,13 +59,13 @@ class RobotToolPose(SyncActionNode):
             base = [float(v) for v in self.get_input("base_position").split(";") if v.strip()]
             if len(base) != 3:
                 raise ValueError(f"base_position needs 'x;y;z', got {self.get_input('base_position')!r}")
-            local = tool_pose_from_joints(urdf, list(_field(states, "name") or []),
-                                          list(_field(states, "position") or []), PANDA_JOINTS.split(";"),
+            local = tool_pose_from_joints(urdf, list(field_of(states, "name") or []),
+                                          list(field_of(states, "position") or []), PANDA_JOINTS.split(";"),
                                           self.get_input("tip_frame"))
         except Exception as exc:  # ModelError, ValueError: name the node, don't crash the executor
             raise BehaviorTreeError(f"node '{self.full_path}': {exc}") from None
         pose = rotate_about_z(local, self.get_input("base_yaw"), base)
-        stamp = stamp_seconds(_field(_field(states, "header") or {}, "stamp"))
+        stamp = stamp_seconds(field_of(field_of(states, "header") or {}, "stamp"))
         if stamp:
             pose["stamp"] = stamp
         self.set_output("ee_pose", pose)
