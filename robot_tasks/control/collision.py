@@ -19,6 +19,16 @@ Which pairs are checked:
 - robot vs every obstacle, except geometries fixed to the world (the base sits on the
   table); these pairs use `padding` as a safety distance.
 Obstacle poses are given in the kinematics' base frame.
+
+Two kinds of obstacles, like MoveIt's planning scene: the STATIC ones given at
+construction (the table, from the arm server's parameters) and a RUN-TIME set that
+`set_runtime_obstacles(boxes)` replaces whole (e.g. the bowl, as perception saw it):
+
+    checker.set_runtime_obstacles([Box("bowl", (0.2, 0.2, 0.1), Pose([0.6, 0.2, 0.05]))])
+    checker.set_runtime_obstacles([])   # back to the static boxes only
+
+A run-time box may not reuse a static obstacle's (or a robot geometry's) name; a bad set
+raises InputError and leaves the previous one in place.
 """
 from __future__ import annotations
 
@@ -79,6 +89,8 @@ class CollisionChecker:
         self._obstacle_names = []
         for box in obstacles:
             self._add_box(geom, box)
+        self.static_obstacle_count = len(self._obstacle_names)
+        self.runtime_obstacles: tuple = ()
         self.geometry = geom
         self._pair_robot_pairs(sample_count, seed)
         self._pair_obstacles()
@@ -122,6 +134,33 @@ class CollisionChecker:
         geom.addGeometryObject(obj)
         self._obstacle_names.append(box.name)
 
+    def set_runtime_obstacles(self, boxes) -> None:
+        """Replace the run-time obstacles by `boxes` (static ones stay); InputError on a bad
+        set (not a Box, a name used twice or by a static obstacle), the old set kept."""
+        boxes = tuple(boxes)
+        if len(boxes) == len(self.runtime_obstacles) and all(
+                new is old for new, old in zip(boxes, self.runtime_obstacles)):
+            return  # the same set again (Boxes hold arrays: compared by identity)
+        static = set(self._obstacle_names[:self.static_obstacle_count])
+        seen = set()
+        for box in boxes:
+            if not isinstance(box, Box):
+                raise InputError(f"obstacles must be Box instances, got {type(box).__name__}")
+            robot_part = (self.geometry.existGeometryName(box.name)
+                          and self.geometry.getGeometryId(box.name) < self.robot_geometry_count)
+            if box.name in static or box.name in seen or robot_part:
+                raise InputError(f"obstacle name '{box.name}' is already used")
+            seen.add(box.name)
+        for name in self._obstacle_names[self.static_obstacle_count:]:
+            self.geometry.removeGeometryObject(name)  # also drops its collision pairs
+        del self._obstacle_names[self.static_obstacle_count:]
+        first_new = self.geometry.ngeoms
+        for box in boxes:
+            self._add_box(self.geometry, box)
+        self._pair_obstacles(first_new)
+        self.runtime_obstacles = boxes
+        self._refresh_data()
+
     def _adjacent(self, joint_a: int, joint_b: int) -> bool:
         parents = self.kin.model.parents
         return joint_a == joint_b or parents[joint_a] == joint_b or parents[joint_b] == joint_a
@@ -154,9 +193,12 @@ class CollisionChecker:
         self.disabled_always_colliding = [(objs[p.first].name, objs[p.second].name)
                                           for p in always]
 
-    def _pair_obstacles(self) -> None:
+    def _pair_obstacles(self, first: int | None = None) -> None:
+        """Pair every robot geometry (not fixed to the world) with the obstacles from
+        geometry index `first` on (default: all of them)."""
         objs = self.geometry.geometryObjects
-        for o in range(self.robot_geometry_count, self.geometry.ngeoms):
+        start = self.robot_geometry_count if first is None else first
+        for o in range(start, self.geometry.ngeoms):
             for r in range(self.robot_geometry_count):
                 if objs[r].parentJoint != 0:
                     self.geometry.addCollisionPair(pin.CollisionPair(r, o))

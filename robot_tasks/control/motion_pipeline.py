@@ -7,7 +7,9 @@
 The three pose motions (see MoveToPose.action):
 - FREE: one IK solution (seeded at the measured joints, with random restarts), then the
   straight joint-space line to it;
-- PLANNED: IK, then OMPL RRT-Connect around the configured box obstacles;
+- PLANNED: IK, then OMPL RRT-Connect around the box obstacles: the static ones of the
+  checker plus the run-time set given to `set_runtime_obstacles` (e.g. a perceived bowl;
+  each call replaces the set, applied when the next PLANNED goal is planned);
 - CARTESIAN: the tool moves along the straight segment to the target (orientation
   slerped), by repeated IK without restarts;
 - BOUNDED: one IK solution, then n equal joint steps q_i = q_start + (q_goal - q_start)·i/n,
@@ -69,6 +71,12 @@ class MotionPlanner:
         limits = np.asarray(kin.velocity_limits, dtype=float)
         ok = np.isfinite(limits) & (limits > 0)
         self.velocity_limits = np.where(ok, limits, settings.default_velocity_limit)
+        self.runtime_obstacles: tuple = ()
+
+    def set_runtime_obstacles(self, boxes) -> None:
+        """Boxes (base frame) that PLANNED goals avoid besides the checker's static ones.
+        Safe to call from another thread: one tuple is swapped in, read at planning time."""
+        self.runtime_obstacles = tuple(boxes)
 
     # ------------------------------------------------------------------ public
     def plan_pose(self, q_now, request: PoseRequest) -> TimedTrajectory:
@@ -118,6 +126,10 @@ class MotionPlanner:
             raise MotionFailure(ErrorCode.PLANNING_FAILED,
                                 "PLANNED motion needs the robot's collision geometry, which "
                                 "could not be loaded from robot_description (see the log)")
+        try:
+            checker.set_runtime_obstacles(self.runtime_obstacles)
+        except ControlError as exc:
+            raise MotionFailure(ErrorCode.PLANNING_FAILED, f"run-time obstacles: {exc}") from None
         start_verdict = checker.describe(q0)
         if start_verdict != "valid":
             raise MotionFailure(ErrorCode.PLANNING_FAILED,

@@ -6,6 +6,8 @@ One episode (~40-60 s wall on a loaded 2-core machine) serves every test of the 
 - the trace (trace.npz, from the controllers' per-step states): equal lengths, (T, 9),
   finite, a nonzero command/state difference in motion, and during lift and transport every
   adjacent commanded arm target within max_dq = 0.006 rad (inf-norm), exactly;
+- the bowl handed to the arm server as a run-time obstacle before the PLANNED pregrasp, and
+  the measured pregrasp path clear of that box (FK of the recorded joints);
 - the eight images and their montage;
 - the MCAP bag, read back with rosbags (no ROS), its message counts those the recorder wrote.
 A second seed runs only when the first episode fails (physics + perception succeed ~95 %;
@@ -14,6 +16,7 @@ bench/banana_bowl_success.py measures the rate).
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -79,6 +82,30 @@ def test_lift_and_transport_commands_move_at_most_max_dq_per_step(run):
         assert steps.max() > 0.0005, f"{phase}: the arm did not move"
         # the fingers keep their closing command (force hold) all the way
         assert np.all(part.action[:, 7:] == 0.0)
+
+
+BOWL_BOX = re.compile(r"\[arm_server\s*\].*run-time obstacles \((\w+) frame\): bowl ([\d.]+)x([\d.]+)x([\d.]+) m "
+                      r"at \(([-\d.]+), ([-\d.]+), ([-\d.]+)\)")
+
+
+def test_the_pregrasp_is_planned_around_the_perceived_bowl(run):
+    from robot_tasks.control import ArmKinematics, Box, CollisionChecker, Pose, panda_spec
+
+    _, folder, report = run
+    found = BOWL_BOX.search((folder / "nodes.log").read_text())
+    assert found, "the arm server never logged the bowl as a run-time obstacle"
+    frame, *numbers = found.groups()
+    assert frame == "panda_link0"
+    size, centre = [float(v) for v in numbers[:3]], [float(v) for v in numbers[3:]]
+    assert min(size) > 0.05, size                    # perceived box + the tree's margin
+    spec = panda_spec()
+    kin = ArmKinematics.from_spec(spec)
+    bowl = CollisionChecker.from_urdf_file(kin, spec.urdf_path, spec.package_dirs,
+                                           [Box("bowl", tuple(size), Pose(centre))], padding=0.0)
+    part = Trace.load(folder / "trace.npz").window(*report["phase_windows"]["pregrasp"])
+    assert len(part) > 100
+    hits = [bowl.first_collision(q) for q in part.state[::4, :7]]
+    assert not [h for h in hits if h and "bowl" in h], "the pregrasp went through the bowl's box"
 
 
 def test_eight_images_and_the_montage(run):

@@ -7,6 +7,9 @@ Reads top to bottom: parameters.py (every parameter, its default and range) ->
 node.py (ArmServer: topics in, action servers) -> execution.py (one goal's life:
 validate, wait for state, plan on a worker thread, send ONE trajectory, watch it) with
 goal_kinds.py (what differs between the two actions) and conversions.py (messages <->
-library types). The motion pipeline itself (IK -> RRT-Connect -> time parameterization)
-is ROS-free: robot_tasks.control.motion_pipeline.
+library types). PLANNED goals avoid the static boxes of the obstacle_* parameters and the
+run-time set of the latched `planning_obstacles` topic (ObjectStateArray; each message
+replaces the set, a bad one is refused and logged: see node.py). The motion pipeline
+itself (IK -> RRT-Connect -> time parameterization) is ROS-free:
+robot_tasks.control.motion_pipeline, with robot_tasks.control.planning_scene.
 """

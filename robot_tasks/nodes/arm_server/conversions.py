@@ -6,6 +6,7 @@ from geometry_msgs.msg import PoseStamped
 from trajectory_msgs.msg import JointTrajectory, JointTrajectoryPoint
 
 from robot_tasks.control import Pose, TimedTrajectory
+from robot_tasks.control.planning_scene import ObstacleEntry
 
 
 def duration_msg(seconds: float) -> Duration:
@@ -44,3 +45,13 @@ def pose_stamped(pose: Pose, frame_id: str, stamp=None) -> PoseStamped:
     p.x, p.y, p.z = (float(v) for v in pose.position)
     o.x, o.y, o.z, o.w = (float(v) for v in pose.quaternion)
     return msg
+
+
+def obstacle_entries(msg) -> list:
+    """An ObjectStateArray's objects as ObstacleEntry (name, pose, size), unchecked."""
+    entries = []
+    for obj in msg.objects:
+        p, o, size = obj.pose.position, obj.pose.orientation, obj.size
+        entries.append(ObstacleEntry(obj.name, (p.x, p.y, p.z), (o.x, o.y, o.z, o.w),
+                                     (size.x, size.y, size.z)))
+    return entries

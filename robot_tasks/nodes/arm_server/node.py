@@ -2,7 +2,13 @@
 
 Talks to the robot only through the topic contract (shared/ARCHITECTURE.md), with names
 relative to the node's namespace:
-    in:  joint_states (sensor_msgs/JointState), robot_description (std_msgs/String, latched)
+    in:  joint_states (sensor_msgs/JointState), robot_description (std_msgs/String, latched),
+         planning_obstacles (robot_tasks_interfaces/msg/ObjectStateArray, latched): the
+         run-time collision boxes of PLANNED goals (name, pose, size; frame in the header,
+         world or base frame). Each message REPLACES the run-time set, like a MoveIt
+         planning-scene update; the static boxes of the obstacle_* parameters always stay.
+         A bad set (NaN pose, non-positive size, unknown frame, repeated name) is refused
+         whole with a logged reason naming the object, and the previous set stays.
     out: <controller_topic> (trajectory_msgs/JointTrajectory, one whole trajectory per goal;
          default joint_trajectory_controller/joint_trajectory, remappable)
     actions: move_to_pose (MoveToPose), move_to_joints (MoveToJoints)
@@ -28,13 +34,15 @@ from robot_tasks.control import ArmKinematics, CollisionChecker
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.motion_errors import MotionFailure
 from robot_tasks.ros.qos import LATCHED
-from robot_tasks.nodes.arm_server.conversions import trajectory_msg
+from robot_tasks.control.planning_scene import runtime_boxes
+from robot_tasks.nodes.arm_server.conversions import obstacle_entries, trajectory_msg
 from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
 from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
 from robot_tasks.ros.joint_state_cache import JointStateCache
 from robot_tasks.control.motion_pipeline import MotionPlanner
 from robot_tasks.nodes.arm_server.parameters import ArmServerConfig, declare_arm_parameters
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
+from robot_tasks_interfaces.msg import ObjectStateArray
 
 
 
@@ -56,6 +64,7 @@ class ArmModel:
         self._checker_lock = threading.Lock()
         self._server = server
         self.planner = MotionPlanner(self.planning_kin, cfg.planner, self.checker)
+        self.planner.set_runtime_obstacles(server.runtime_obstacles)
         self.pose_kind = PoseGoalKind(self.planner, self.kin, cfg.frames, cfg.defaults)
         self.joint_kind = JointGoalKind(self.planner, cfg.defaults)
 
@@ -84,6 +93,7 @@ class ArmServer(Node):
         self.cfg: ArmServerConfig = declare_arm_parameters(self)
         self.use_sim_time = bool(self.get_parameter("use_sim_time").value)
         self.joint_cache = JointStateCache()
+        self.runtime_obstacles: list = []   # base frame; the last accepted planning_obstacles
         self.model: ArmModel | None = None
         self.model_problem = ""
         self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="arm_plan")
@@ -95,6 +105,9 @@ class ArmServer(Node):
         self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
                                  qos_profile_sensor_data)
         self.create_subscription(String, self.description_topic, self._on_description, LATCHED)
+        self.obstacles_topic = "planning_obstacles"
+        self.create_subscription(ObjectStateArray, self.obstacles_topic,
+                                 self._on_planning_obstacles, LATCHED)
         self.trajectory_pub = self.create_publisher(JointTrajectory, self.cfg.controller_topic, 10)
         for name, action in (("move_to_pose", MoveToPose), ("move_to_joints", MoveToJoints)):
             ActionServer(self, action, name,
@@ -120,6 +133,27 @@ class ArmServer(Node):
             self.model = None
             self.model_problem = f"robot_description unusable: {exc}"
             self.get_logger().error(self.model_problem)
+
+    def _on_planning_obstacles(self, msg: ObjectStateArray) -> None:
+        """Replace the run-time obstacle set, or refuse the message and keep the old set."""
+        static = [box.name for box in self.cfg.obstacles]
+        try:
+            boxes = runtime_boxes(obstacle_entries(msg), msg.header.frame_id, self.cfg.frames,
+                                  reserved=static)
+        except ControlError as exc:
+            kept = ", ".join(box.name for box in self.runtime_obstacles) or "none"
+            self.get_logger().error(f"{self.obstacles_topic} refused: {exc}; keeping the "
+                                    f"previous run-time obstacles ({kept})")
+            return
+        self.runtime_obstacles = boxes
+        if self.model is not None:
+            self.model.planner.set_runtime_obstacles(boxes)
+        described = "; ".join(
+            f"{b.name} {b.size[0]:.3f}x{b.size[1]:.3f}x{b.size[2]:.3f} m at "
+            f"({b.pose.position[0]:.3f}, {b.pose.position[1]:.3f}, {b.pose.position[2]:.3f})"
+            for b in boxes) or "none"
+        self.get_logger().info(f"run-time obstacles ({self.cfg.base_frame} frame): {described}; "
+                               f"static: {', '.join(static) or 'none'}")
 
     # ------------------------------------------------------------ outputs
     def send_trajectory(self, trajectory, slot: GoalSlot) -> None:

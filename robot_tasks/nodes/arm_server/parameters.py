@@ -52,7 +52,7 @@ def declare_arm_parameters(node) -> ArmServerConfig:
                                   "world_T_base")
     frames = FrameMap(base, world_T_base)
     obstacles = obstacles_in_base(
-        declare(node, "obstacle_names", d["obstacle_names"], "box obstacles for PLANNED"),
+        declare(node, "obstacle_names", d["obstacle_names"], "static box obstacles for PLANNED (run-time ones: the planning_obstacles topic)"),
         declare(node, "obstacle_sizes", d["obstacle_sizes"], "3 edge lengths per box [m]"),
         declare(node, "obstacle_poses", d["obstacle_poses"], "7 per box, world frame"),
         frames)

@@ -24,6 +24,7 @@ executor: the leaves create clients and subscriptions on first use.
 | TriggerService     | action    | std_srvs/srv/Trigger                       |
 | SetBoolService     | action    | std_srvs/srv/SetBool                       |
 | ResetScene         | action    | robot_tasks_interfaces/srv/ResetScene      |
+| SetPlanningObstacles | action  | planning_obstacles (ObjectStateArray, latched): run-time boxes of PLANNED |
 """
 from __future__ import annotations
 
@@ -33,10 +34,11 @@ from robot_tasks.ros.leaves.compliance import CompliantMove, SwitchController
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
+from robot_tasks.ros.leaves.planning_scene import SetPlanningObstacles
 
 ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, CompliantMove,
               SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService,
-              ResetScene)
+              ResetScene, SetPlanningObstacles)
 
 
 def register_ros_nodes(factory, ros_node) -> None:

@@ -47,6 +47,7 @@ class LoadPickPlaceContract(SyncActionNode):
                 OutputPort("task", description="TaskSpec"),
                 OutputPort("profile", description="GraspProfile of the object"),
                 OutputPort("labels", str, description="'object;target' for DetectObjects"),
+                OutputPort("place_label", str, description="label of the place target (the bowl); '' for a table point"),
                 OutputPort("grasp_force", float, description="N the fingers hold the object with"),
                 OutputPort("max_dq", float, description="rad per command step (lift, transport)"),
                 OutputPort("min_steps", int, description="fewest command steps (lift, transport)")]
@@ -65,6 +66,7 @@ class LoadPickPlaceContract(SyncActionNode):
         self.set_output("task", task)
         self.set_output("profile", profile)
         self.set_output("labels", ";".join([name] + ([task.place_label] if task.place_label else [])))
+        self.set_output("place_label", task.place_label or "")
         self.set_output("grasp_force", -profile.close_force)
         self.set_output("max_dq", task.max_dq)
         self.set_output("min_steps", task.min_steps)
