@@ -114,6 +114,23 @@ def min_area_rectangle(xy: np.ndarray, pad: float = 0.0, trim: float = 0.0) -> R
                      yaw=best)
 
 
+def corner_share(xy: np.ndarray, rect: Rectangle, radius_fraction: float = 0.15) -> float:
+    """Share of the points within ``radius_fraction`` x the short side of a corner of ``rect``.
+
+    A disc never reaches the corners of its bounding square (its closest approach is
+    (sqrt(2) - 1) / 2 = 0.21 of the side), while a square fills them: points within 0.15 of
+    the side from a corner are about 7 % of a square's and none of a disc's. So this tells
+    a round object from a box of the same size and colour, seen from above.
+    """
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    if len(xy) == 0:
+        return 0.0
+    local = np.abs((xy - np.asarray(rect.center)) @ rect.axes().T)      # (|u|, |v|) in the rectangle
+    half = np.asarray(rect.extents) / 2.0
+    radius = radius_fraction * min(rect.extents)
+    return float((np.linalg.norm(local - half, axis=1) < radius).mean())
+
+
 def principal_axes(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigenvalues (descending) and unit eigenvectors (rows) of the 2-D point covariance."""
     pts = np.asarray(xy, dtype=float).reshape(-1, 2)

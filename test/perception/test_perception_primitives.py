@@ -117,3 +117,17 @@ def test_depth_jumps_split_touching_surfaces_and_cut_pixels_rejoin_their_side():
     joined = reattach(labels, cut, points)
     assert (joined[:, 4:] == joined[0, 5]).all() and (joined[:, :4] == joined[0, 0]).all()
     assert joined[0, 0] != joined[0, 5]
+
+
+@pytest.mark.parametrize("yaw_deg", [0.0, 20.0, 45.0])
+def test_corner_share_tells_a_disc_from_a_square(yaw_deg):
+    """A 5 cm square (a cube from above) fills its rectangle's corners, a 6 cm disc (a lemon) does not."""
+    from robot_tasks.perception.geometry import corner_share
+
+    grid = np.stack(np.meshgrid(np.linspace(-0.03, 0.03, 61), np.linspace(-0.03, 0.03, 61)), axis=-1).reshape(-1, 2)
+    c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
+    rot = np.array([[c, -s], [s, c]])
+    disc = grid[np.linalg.norm(grid, axis=1) <= 0.03] @ rot.T
+    square = grid[np.max(np.abs(grid), axis=1) <= 0.025] @ rot.T
+    assert corner_share(disc, min_area_rectangle(disc)) == 0.0
+    assert corner_share(square, min_area_rectangle(square)) > 0.05
