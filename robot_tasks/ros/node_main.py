@@ -52,8 +52,9 @@ def make_executor(kind: str | None = None):
     arrival instead of rebuilding a wait set of every entity in Python on each wake-up, so
     it costs less CPU per message (bench/episode_speed.py measures both side by side). On
     rclpy 9.1.2 it is not yet a drop-in: no guard conditions, an EventsExecutor spinning
-    in its own thread did not stop on shutdown(), and the Groot2-monitoring and
-    server-lost tests fail with it; the sim always uses the single-threaded one.
+    in its own thread did not stop on shutdown(), the Groot2-monitoring and
+    server-lost tests fail with it, and the tree_executor used 77 % of a core with it in
+    an episode (24 % single-threaded); the sim always uses the single-threaded one.
     """
     import os
 

@@ -10,7 +10,7 @@
 | clock_rate         | 100.0   | /clock per sim second (raised to joint_state_rate if lower)    |
 | camera_rate        | 5.0     | RGB-D frames per sim second; 0 = camera off                    |
 | camera_width/height| 320/240 | image size in pixels                                           |
-| camera_max_wall_rate | 5.0   | at most this many frames per wall second (0 = no cap): faster  |
+| camera_max_wall_rate | 0.0   | at most this many frames per wall second (0 = no cap): faster  |
 |                    |         | than real time (rtf 0) frames are skipped, see below           |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | layout             | ""      | the scene's object layout ("" = its default; franka_pyramid:   |
@@ -20,13 +20,14 @@
 | controller_state   | false   | publish each robot's controller states once per control step (robot_io.py) |
 | pick_object        | ""      | scene option: the YCB object to pick (banana_bowl: "" = 011_banana) |
 
-Why a wall-clock cap on the camera: a 320x240 frame costs 40-70 ms of CPU (TinyRenderer),
-so at camera_rate 5 and three times real time the camera alone would need most of a
-core. Its consumers are bounded in wall time too (the perception server's detections
-stream runs at most stream_rate per wall second), so frames beyond the cap would be
-rendered for nobody. At rtf <= 1 the cap never binds (frames come camera_rate per sim
-second, i.e. at most 5 per wall second); a DetectObjects goal at rtf 0 waits at most
-1 / camera_max_wall_rate wall seconds for its fresh frame.
+The wall-clock cap on the camera, and why it is off by default: a 320x240 frame costs
+40-70 ms of CPU (TinyRenderer), so at rtf 0 the camera's 5 frames per sim second hold the
+sim near real time. With a cap (e.g. 5, the perception stream's own wall rate) the sim
+runs free between frames, but measured (bench/episode_speed.py) the episode then took the
+same wall time (28 s against 30 s at rtf 1) and 5x the sim time (132 s against 25 s):
+while the servers plan and the tree waits in wall time, the sim races on, so the sensors
+would see less of each sim second than at rtf 1 and the reactive checks would react later
+in sim time. Off keeps the sensors' rates in sim time at every real-time factor.
 
 Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
 forced false: this node is the clock source.
@@ -89,7 +90,7 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_rate=rate("camera_rate", 5.0, "RGB-D frames per sim second; 0 = off", zero_allowed=True),
         camera_width=pixels("camera_width", 320),
         camera_height=pixels("camera_height", 240),
-        camera_max_wall_rate=rate("camera_max_wall_rate", 5.0, "camera frames per wall second at most; 0 = no cap",
+        camera_max_wall_rate=rate("camera_max_wall_rate", 0.0, "camera frames per wall second at most; 0 = no cap",
                                   zero_allowed=True),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
