@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from kinematic_cubes import settle
 
 from robot_tasks.bt import NodeStatus, StatefulActionNode, SyncActionNode
 from robot_tasks.ros.leaves.topic_nodes import TopicToBlackboard
@@ -108,12 +109,7 @@ class FakeWorld:
 
     def settle(self, name: str) -> None:
         """Let cube `name` fall straight down onto the table or the highest cube below it."""
-        pos = self.cubes[name]
-        support = TABLE_Z
-        for other, q in self.cubes.items():
-            if other != name and q[2] < pos[2] and np.all(np.abs(q[:2] - pos[:2]) < SIZE * 0.9):
-                support = max(support, q[2] + SIZE / 2)
-        pos[2] = support + SIZE / 2
+        settle(self.cubes, name, TABLE_Z, SIZE)
 
     # ---- disturbances (what the sim's perturb service does, kinematically) -------------
     def drag(self, name: str, dxy) -> None:

@@ -40,14 +40,10 @@ def server(ros_env):
     context.try_shutdown()
 
 
-def test_no_subscriber_no_detection_then_one_subscriber_gets_them(server):
+def stream_listener(node, context):
+    """A node of our own subscribed to the server's detections stream, matched (bounded wait)."""
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
-
-    node, submitted, context = server
-    assert node.feed.snapshot() is not None, "a frame is ready"
-    node._stream_tick()
-    assert submitted == [] and node.stream_stats["skipped_unwatched"] == 1
 
     listener = rclpy.create_node(f"lazy_listener_{next(_names)}", context=context)
     listener.create_subscription(DetectedObjectArray, node._stream_pub.topic_name, lambda _m: None, 10)
@@ -57,6 +53,16 @@ def test_no_subscriber_no_detection_then_one_subscriber_gets_them(server):
         if node._stream_pub.get_subscription_count() > 0:
             break
         executor.spin_once(timeout_sec=0.02)
+    return listener, executor
+
+
+def test_no_subscriber_no_detection_then_one_subscriber_gets_them(server):
+    node, submitted, context = server
+    assert node.feed.snapshot() is not None, "a frame is ready"
+    node._stream_tick()
+    assert submitted == [] and node.stream_stats["skipped_unwatched"] == 1
+
+    listener, executor = stream_listener(node, context)
     node._stream_tick()
     assert len(submitted) == 1, "with a subscriber, the new frame is detected"
     executor.shutdown()
@@ -66,20 +72,10 @@ def test_no_subscriber_no_detection_then_one_subscriber_gets_them(server):
 def test_images_subscribed_only_while_the_stream_is_watched(server):
     """No goal, no stream subscriber: no image subscription (the camera renders nothing);
     a stream subscriber makes the server subscribe; it lets go after the linger."""
-    import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-
     node, _submitted, context = server
     image_topic = node.resolve_topic_name(node.cfg.image_topic)
     assert not node.camera.active and node.count_subscribers(image_topic) == 0
-    listener = rclpy.create_node(f"lazy_listener_{next(_names)}", context=context)
-    listener.create_subscription(DetectedObjectArray, node._stream_pub.topic_name, lambda _m: None, 10)
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(listener)
-    for _ in range(200):                              # until discovery matched the two (bounded)
-        if node._stream_pub.get_subscription_count() > 0:
-            break
-        executor.spin_once(timeout_sec=0.02)
+    listener, executor = stream_listener(node, context)
     node._check_camera_need()
     assert node.camera.active and node.count_subscribers(image_topic) == 1
     executor.shutdown()

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from kinematic_cubes import settle
 
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus, StatefulActionNode, SyncActionNode
 from robot_tasks.ros.leaves.gripper import GripperCommand
@@ -101,12 +102,8 @@ class FakeCell:
         arm.holding = None
 
     def settle(self, name: str) -> None:
-        pos = self.cubes[name]
-        support = TABLE_Z
-        for other, q in self.cubes.items():
-            if other != name and q[2] < pos[2] and np.all(np.abs(q[:2] - pos[:2]) < SIZE * 0.9):
-                support = max(support, q[2] + SIZE / 2)
-        pos[2] = support + SIZE / 2
+        """Let cube `name` fall straight down onto the table or the highest cube below it."""
+        settle(self.cubes, name, TABLE_Z, SIZE)
 
     def after_tick(self) -> None:
         for hook in list(self.hooks):
