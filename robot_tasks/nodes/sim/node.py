@@ -51,8 +51,8 @@ class SimNode(Node):
             if not prm.scene_options:
                 raise
             # an option value the scene does not know (SimError), or an option it does not take (TypeError)
-            names = ", ".join(f"{key}={value!r}" for key, value in prm.scene_options.items())
-            raise ParameterError(next(iter(prm.scene_options)), f": {names} does not fit scene {prm.scene}: {exc}",
+            name, value = next(iter(prm.scene_options.items()))   # (only one option is set in practice)
+            raise ParameterError(name, f": {value!r} does not fit scene {prm.scene}: {exc}",
                                  node=self.get_name()) from None
         try:
             self._wire()

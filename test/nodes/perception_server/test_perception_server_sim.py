@@ -46,6 +46,9 @@ def truth_positions(truth_log) -> dict:
 
 
 def test_server_never_subscribes_to_ground_truth(stack, probe, ns):
+    """While a goal holds the images (and for the linger after it), the server reads the
+    camera topics and never the sim's ground truth (`objects`)."""
+    stack["detect"].call(timeout=5.0)                  # idle, it subscribes to no images at all
     topics = dict(probe.node.get_subscriber_names_and_types_by_node("perception_server", ns))
     assert f"{ns}/camera/image_raw" in topics and f"{ns}/camera/depth/image_raw" in topics
     assert not [t for t in topics if t.endswith("/objects")], \
