@@ -134,5 +134,8 @@ def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
     assert set(written) >= {"/panda/joint_states", "/panda/joint_trajectory_controller/controller_state",
                             "/panda/gripper_controller/controller_state", "/detections", "/tree_status",
                             "/camera/image_raw"}
-    assert written["/panda/joint_trajectory_controller/controller_state"] == report["trace"]["received"]["arm"]
+    # the bag recorder and the trace recorder are two subscribers, started and stopped a moment
+    # apart: at the ends one may get a message the other did not (CI saw 2129 against 2130)
+    bagged, traced = written["/panda/joint_trajectory_controller/controller_state"], report["trace"]["received"]["arm"]
+    assert abs(bagged - traced) <= 2, (bagged, traced)
     assert len(first.reference.positions) == 7 and len(first.joint_names) == 7
