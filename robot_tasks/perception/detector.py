@@ -37,7 +37,7 @@ from robot_tasks.perception.fit_bowl import fit_bowl
 from robot_tasks.perception.fit_cube import fit_cube
 from robot_tasks.perception.fit_round import fit_round
 from robot_tasks.perception.segment import (EDGE_REACH_PX, Segment, gap_between,
-                                            hidden_edge_mask, merge_segments)
+                                            hidden_edge_mask, merge_segments, nested_groups)
 from robot_tasks.perception.support import estimate_support_height
 
 Fitter = Callable[[ObjectSpec, Segment, "float | None"], "Detection | None"]
@@ -167,6 +167,13 @@ class Detector:
                     detections.append(best)
                 else:
                     leftovers.append(seg)
+            # An open bin seen from above: the depth jump from its rim down to its floor
+            # cuts it in two, and neither piece fits alone; the floor lies inside the rim.
+            for group in nested_groups(leftovers):
+                best = _best_fit(specs, merge_segments(group), support_height)
+                if best is not None:
+                    detections.append(best)
+                    leftovers = [s for s in leftovers if not any(s is g for g in group)]
             # An object cut in two by something lying across it (a banana over a bowl's rim)
             # gives pieces that fit nothing alone: try nearby pieces together.
             for group in _nearby_groups(leftovers, self.config.merge_gap):

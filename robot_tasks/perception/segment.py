@@ -109,6 +109,36 @@ def merge_segments(parts: list[Segment]) -> Segment:
     )
 
 
+def lies_within(inner: Segment, outer: Segment, margin: float = 0.01, share: float = 0.9) -> bool:
+    """Seen from above, ``inner`` lies inside ``outer``'s outline: at least ``share`` of its
+    points fall in outer's xy bounding box (grown by ``margin`` metres), and that box is
+    the larger one. An open bin's floor and its rim are such a pair: the depth jump
+    between them cuts one blob in two."""
+    lo, hi = outer.points[:, :2].min(axis=0) - margin, outer.points[:, :2].max(axis=0) + margin
+    xy = inner.points[:, :2]
+    inside = np.all((xy >= lo) & (xy <= hi), axis=1)
+    outer_area = float(np.prod(hi - lo))
+    inner_area = float(np.prod(xy.max(axis=0) - xy.min(axis=0)))
+    return bool(inside.mean() >= share) and outer_area > inner_area
+
+
+def nested_groups(segments: list[Segment]) -> list[list[Segment]]:
+    """Groups [outer, inner, ...]: every segment that lies within another (see
+    lies_within) joins the smallest one around it. Segments in no pair are left out."""
+    def area(s: Segment) -> float:
+        span = s.points[:, :2].max(axis=0) - s.points[:, :2].min(axis=0)
+        return float(span[0] * span[1])
+
+    inner_of: dict[int, list[int]] = {}
+    for i, seg in enumerate(segments):
+        around = [j for j, other in enumerate(segments) if j != i and lies_within(seg, other)]
+        if around:
+            inner_of.setdefault(min(around, key=lambda j: area(segments[j])), []).append(i)
+    nested = {i for inners in inner_of.values() for i in inners}
+    return [[segments[o]] + [segments[i] for i in inners]
+            for o, inners in inner_of.items() if o not in nested]
+
+
 def gap_between(a: Segment, b: Segment, samples: int = 300) -> float:
     """Smallest 3-D distance between two blobs (on up to ``samples`` points of each)."""
     pa = a.points[:: max(1, a.pixel_count // samples)]

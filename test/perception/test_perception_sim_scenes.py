@@ -124,6 +124,31 @@ def test_ur10_palletizing_bins_and_their_up_side():
     assert checked >= 20
 
 
+@pytest.mark.parametrize("slots, upside_down", [((1,), ()), ((0, 1, 2), ()), (tuple(range(9)), (4, 6)),
+                                                 ((2, 5, 7), (5,))])
+def test_ur10_palletizing_bins_on_the_pallet_are_each_found(slots, upside_down):
+    """Seen from straight above, an upright bin's rim and its floor are cut apart by the
+    12 cm depth jump between them; the two pieces are one bin (the floor lies inside
+    the rim). Missing them made the tree's SlotFree call an occupied slot free."""
+    from robot_tasks.sim.scenes.ur10_palletizing import _spawn_bin
+    from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
+
+    with World(scene="ur10_palletizing", seed=0) as world:
+        for k, slot in enumerate(slots):
+            x, y, z = DEFAULT_CELL.slot_center(slot)
+            bin_ = _spawn_bin(world, 20 + k, 0.0, slot in upside_down)
+            orn = p.getQuaternionFromEuler([np.pi if slot in upside_down else 0.0, 0.0, 0.0])
+            p.resetBasePositionAndOrientation(bin_.body_id, (x, y, z + 0.005), orn, physicsClientId=world.client)
+        world.step(240)
+        found, _ = _detect(world, Detector())
+        truth = {s.name: s for s in world.object_states() if s.name.startswith("bin_2")}
+        assert len(truth) == len(slots)
+        for name, state in truth.items():
+            near = [d for d in found if _error(d, state) < 0.02]
+            assert len(near) == 1, f"{name} at {np.round(state.position, 3)}: {len(near)} detections near it"
+            assert near[0].upside_down is state.upside_down, name
+
+
 def test_lemon_and_bowl_on_the_table():
     """The round fitter finds the YCB lemon (centre from its top cap) and not a banana."""
     detector = Detector()

@@ -25,6 +25,7 @@ class SeenBin:
     yaw: float
     upside_down: bool
     confidence: float = 1.0
+    footprint: tuple[float, float] | None = None   # (length, width) seen [m]; None = the nominal bin
 
 
 def seen_bins(detections: Any) -> list[SeenBin]:
@@ -44,8 +45,12 @@ def seen_bins(detections: Any) -> list[SeenBin]:
         position = xyz_of(field_of(pose, "position"), "bin pose.position")
         o = field_of(pose, "orientation")
         yaw = yaw_from_quaternion(*(float(field_of(o, k, 1.0 if k == "w" else 0.0)) for k in "xyzw")) if o else 0.0
+        size = field_of(det, "size")
+        footprint = (float(field_of(size, "x", 0.0)), float(field_of(size, "y", 0.0))) if size is not None else None
+        if footprint is not None and not (all(math.isfinite(v) for v in footprint) and min(footprint) > 0):
+            footprint = None
         found.append(SeenBin(position, fold_yaw(yaw), field_of(det, "orientation_class") == UPSIDE_DOWN,
-                             float(field_of(det, "confidence", 1.0))))
+                             float(field_of(det, "confidence", 1.0)), footprint))
     return found
 
 
@@ -56,10 +61,32 @@ def bin_at_pickup(bins: list[SeenBin], cell: Cell) -> SeenBin | None:
     return min(near, key=lambda item: item[0])[1] if near else None
 
 
-def slot_taken(bins: list[SeenBin], cell: Cell, index: int, tolerance: float = 0.10) -> bool:
-    """A bin is seen within `tolerance` (xy) of slot `index`'s centre. Only xy counts: over
-    the pallet nothing else stands, and perception's height of a bin among touching
-    neighbours is sometimes off (an upright bin's rim is thin; a slot's bin was once
-    reported 10 cm low), which must not make a taken slot look free."""
+def overlap_depth(a_center, a_yaw: float, a_size, b_center, b_yaw: float, b_size) -> float:
+    """How far two rectangles in the plane overlap [m]: the smallest overlap of their
+    shadows on the four edge directions (separating-axis test). Negative: that far apart."""
+    def corners(center, yaw, size):
+        c, s = math.cos(yaw), math.sin(yaw)
+        hx, hy = size[0] / 2, size[1] / 2
+        return [(center[0] + c * x - s * y, center[1] + s * x + c * y)
+                for x, y in ((hx, hy), (-hx, hy), (-hx, -hy), (hx, -hy))]
+
+    a, b = corners(a_center, a_yaw, a_size), corners(b_center, b_yaw, b_size)
+    depth = math.inf
+    for yaw in (a_yaw, a_yaw + math.pi / 2, b_yaw, b_yaw + math.pi / 2):
+        axis = (math.cos(yaw), math.sin(yaw))
+        pa = [x * axis[0] + y * axis[1] for x, y in a]
+        pb = [x * axis[0] + y * axis[1] for x, y in b]
+        depth = min(depth, min(max(pa), max(pb)) - max(min(pa), min(pb)))
+    return depth
+
+
+def slot_taken(bins: list[SeenBin], cell: Cell, index: int, clearance: float = 0.03) -> bool:
+    """A seen bin reaches more than `clearance` into slot `index`'s footprint (a bin's
+    outline at the slot's centre): a bin that lies across a slot takes it, not only one
+    centred on it; a neighbour a centimetre or two off its own slot does not. Only xy
+    counts: over the pallet nothing else stands, and perception's height of a bin among
+    touching neighbours is sometimes off, which must not make a taken slot look free."""
     x, y, _ = cell.slot_center(index)
-    return any(math.hypot(b.position[0] - x, b.position[1] - y) <= tolerance for b in bins)
+    nominal = (cell.bin.length, cell.bin.width)
+    return any(overlap_depth(b.position[:2], b.yaw, b.footprint or nominal, (x, y), 0.0, nominal) > clearance
+               for b in bins)

@@ -2,12 +2,14 @@
 (`needs_flip`) and corridor poses out; conditions that only read."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.tasks import register_nodes
-from robot_tasks.tasks.palletizing.bins import bin_at_pickup, seen_bins, slot_taken
+from robot_tasks.tasks.palletizing.bins import SeenBin, bin_at_pickup, overlap_depth, seen_bins, slot_taken
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 
 FLIPPED = (1.0, 0.0, 0.0, 0.0)      # a half turn about x: upside down
@@ -86,3 +88,23 @@ def test_seen_bins_reads_yaw_and_up_side():
     assert not slot_taken(bins, CELL, 0)
     x, y, z = CELL.slot_center(5)
     assert slot_taken(seen_bins([detection(x + 0.03, y, z - 0.10)]), CELL, 5)    # height misjudged: still taken
+
+
+def test_overlap_depth_of_rectangles():
+    assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0.32, 0), 0.0, (0.3, 0.2)) == pytest.approx(-0.02)
+    assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0.10, 0), 0.0, (0.3, 0.2)) == pytest.approx(0.20)
+    assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0, 0), 0.7, (0.3, 0.2)) > 0.15
+    # turned a quarter: a 0.3 x 0.2 box 0.26 m away along x reaches 0.25 - 0.26 < 0 (apart)
+    assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0.26, 0), math.pi / 2, (0.3, 0.2)) == pytest.approx(-0.01)
+
+
+def test_a_bin_lying_across_a_slot_takes_it_and_a_neighbour_slightly_off_does_not():
+    x, y, _ = CELL.slot_center(2)
+    across = SeenBin((x - 0.14, y + 0.05, 0.2), 0.6, False)             # centre 15 cm off, turned
+    assert slot_taken([across], CELL, 2)
+    nx, ny, _ = CELL.slot_center(1)                                    # slot 2's neighbour in x
+    skewed = SeenBin((nx + 0.01, ny, 0.2), math.radians(2.0), False)
+    assert slot_taken([skewed], CELL, 1) and not slot_taken([skewed], CELL, 2)
+    # the seen footprint counts: a long thing reaches further
+    long_one = SeenBin((nx + 0.04, ny, 0.2), 0.0, False, footprint=(0.40, 0.2))
+    assert slot_taken([long_one], CELL, 2) and not slot_taken([SeenBin((nx + 0.04, ny, 0.2), 0.0, False)], CELL, 2)

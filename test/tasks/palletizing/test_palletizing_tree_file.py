@@ -51,7 +51,13 @@ def test_routing_loop_slots_and_guards_are_tree_structure():
         < pick.index("lift_guarded") < pick.index("resume_conveyor")
     # slot_index: set and advanced by Scripts the XML shows
     scripts = [el.get("code") for bt in t.values() for el in bt.iter("Script")]
-    assert "slot_index := 0" in scripts and scripts.count("slot_index += 1") == 2
+    assert any(c.startswith("slot_index := 0") for c in scripts) and scripts.count("slot_index += 1") == 2
+    # no bin for a minute ends the loop (belt_empty), and the tree then fails on pallet_full
+    assert loop[1].tag == "ScriptCondition" and "belt_empty" in loop[1].get("code")
+    wait = t["PickBin"].find(".//Fallback[@name='bin_comes_or_belt_empty']")
+    assert wait[0].get("name") == "wait_for_bin" and wait[1].find("Script").get("code") == "belt_empty := true"
+    after = list(main.find("Sequence"))
+    assert after[-1].tag == "PlacementCompletesStack" and after[-1].get("name") == "pallet_full"
     # every carry is guarded by the attached signal, left of the motion
     for bt in ("PickBin", "FlipBin", "PlaceBin"):
         for guarded in t[bt].iter("ReactiveSequence"):
