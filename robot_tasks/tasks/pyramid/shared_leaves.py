@@ -8,12 +8,13 @@ hangs from. The XML passes the robot's name and the surveyed cube list
 from __future__ import annotations
 
 import logging
+import time
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 
 from . import shared_board as board
-from .pyramid_view import PyramidError, free_cubes, top_down_order, walk_labels
+from .pyramid_view import PyramidError, free_cubes, rests_on, top_down_order, walk_labels
 from .view_leaves import seen_of
 
 LOG = logging.getLogger("robot_tasks.tasks.pyramid")
@@ -88,23 +89,47 @@ class SurveyPyramid(_SharedLeaf, SyncActionNode):
         return SUCCESS
 
 
+def why_not_free(shared, walk, seen) -> list[str]:
+    """For each cube of `walk`, why it cannot be reserved now ('' when it can): its
+    booked state, not seen, or what rests on it. For the log of a robot that waits."""
+    reasons = []
+    for cube in walk:
+        state = board.cube_state(shared, cube)
+        if state != board.AVAILABLE:
+            reasons.append(f"{cube} {state}")
+        elif cube not in seen:
+            reasons.append(f"{cube} not seen")
+        else:
+            above = sorted(o for o in seen if o != cube and rests_on(seen[o], seen[cube]))
+            reasons.append(f"{cube} under {'+'.join(above)}" if above else "")
+    return reasons
+
+
 class ReserveCube(_SharedLeaf, StatefulActionNode):
     """Reserve the next cube of this robot's `walk` that is available and has nothing
     resting on it (as perception sees it now): RUNNING while there is none (the other
     robot holds what is left, or something still rests on it), SUCCESS with `cube`.
+    FAILURE when none has been free for `timeout` wall seconds while the shared board
+    stood still (no cube booked or placed by anyone: the other robot's progress restarts
+    the clock; 0 = wait forever), with the reason for every cube in the log: a wait that
+    cannot end (a cube the camera no longer sees) ends the robot's run instead of
+    hanging it.
 
     Reading the states and writing `reserved:<robot>` happen in one tick, and ticks
     never interleave, so no cube is ever reserved twice."""
+
+    REPORT_PERIOD_S = 10.0
 
     @staticmethod
     def provided_ports():
         return [_robot_port(), _cubes_port(),
                 InputPort("walk", str, description="this robot's order: ';'-separated indices into cubes"),
                 InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
+                InputPort("timeout", float, default=120.0, description="wall s to wait for a free cube; 0 = forever"),
                 OutputPort("cube", str, description="the reserved cube")]
 
     def on_start(self):
-        self._waiting_logged = False
+        self._started, self._reported, self._states = time.monotonic(), None, None
         return self.on_running()
 
     def on_running(self):
@@ -113,15 +138,25 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
             walk = walk_labels(list(self.get_input("cubes")), self.get_input("walk"))
         except PyramidError as exc:
             raise BehaviorTreeError(f"node '{self.full_path}': {exc}") from None
-        cube = board.reserve_first(self.shared(), robot, walk, free_cubes(seen_of(self), walk))
-        if cube is None:
-            if not self._waiting_logged:
-                LOG.info("wait: %s finds no free cube to reserve", robot)
-                self._waiting_logged = True
-            return RUNNING
-        LOG.info("reserve: %s -> %s", robot, cube)
-        self.set_output("cube", cube)
-        return SUCCESS
+        seen = seen_of(self)
+        cube = board.reserve_first(self.shared(), robot, walk, free_cubes(seen, walk))
+        if cube is not None:
+            LOG.info("reserve: %s -> %s", robot, cube)
+            self.set_output("cube", cube)
+            return SUCCESS
+        now, timeout = time.monotonic(), self.get_input("timeout")
+        states = [board.cube_state(self.shared(), c) for c in walk]
+        if states != self._states:           # the other robot got on: its cubes may free ours
+            self._states, self._started = states, now
+        if timeout > 0 and now - self._started >= timeout:
+            LOG.warning("wait: %s found no free cube for %.0f s; giving up (%s)", robot, now - self._started,
+                        "; ".join(r for r in why_not_free(self.shared(), walk, seen) if r))
+            return FAILURE
+        if self._reported is None or now - self._reported >= self.REPORT_PERIOD_S:
+            self._reported = now
+            LOG.info("wait: %s finds no free cube to reserve (%s)", robot,
+                     "; ".join(r for r in why_not_free(self.shared(), walk, seen) if r))
+        return RUNNING
 
     def on_halted(self):
         pass

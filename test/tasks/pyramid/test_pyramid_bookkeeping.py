@@ -94,3 +94,55 @@ def test_settle_watch_wants_two_tenths_of_a_second_within_8_mm():
     assert not watch.settled
     watch.add(0.4, (0.5, 0.0, 0.0))               # the same image again changes nothing
     assert watch.samples[-1][1][0] == 0.08
+
+
+def test_why_not_free_names_the_reason_of_each_cube():
+    from robot_tasks.tasks.pyramid.shared_leaves import why_not_free
+
+    b = board.DictBoard()
+    board.mark_placed(b, "b0", "panda_1")
+    board.reserve_first(b, "panda_2", ["m0"], free={"m0"})
+    seen = pyramid_seen(without={"top", "b2"})
+    assert why_not_free(b, ["b0", "m0", "m1", "b1", "b2"], seen) == [
+        "b0 placed:panda_1", "m0 reserved:panda_2", "", "b1 under m0+m1", "b2 not seen"]
+
+
+def test_reserve_cube_gives_up_after_its_timeout_saying_why(caplog):
+    """A cube the camera no longer sees cannot become free: the wait ends, it does not hang."""
+    import time
+
+    from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus
+    from robot_tasks.tasks.pyramid import register_pyramid_nodes
+
+    factory = BehaviorTreeFactory()
+    register_pyramid_nodes(factory)
+    xml = """<root BTCPP_format="4"><BehaviorTree ID="T">
+      <ReserveCube robot="panda_2" cubes="{@cubes}" walk="0;1" detections="{detections}" cube="{cube}"
+                   timeout="0.3"/></BehaviorTree></root>"""
+    shared = Blackboard()
+    shared.set("cubes", ["top", "m0"])
+    board.mark_placed(SharedBoard(shared), "top", "panda_1")
+    local = Blackboard(parent=shared)
+    local.set("detections", [{"label": "m1", "pose": {"position": {"x": 0.5, "y": 0.0, "z": 0.7}}}])
+    tree = factory.create_tree_from_text(xml, local)
+    started = time.monotonic()
+    with caplog.at_level("INFO", logger="robot_tasks.tasks.pyramid"):
+        status = tree.tick_once()
+        while status is NodeStatus.RUNNING and time.monotonic() - started < 5.0:
+            time.sleep(0.05)
+            status = tree.tick_once()
+    assert status is NodeStatus.FAILURE and 0.3 <= time.monotonic() - started < 2.0
+    assert "giving up (top placed:panda_1; m0 not seen)" in caplog.text
+
+
+class SharedBoard:
+    """The shared board's keys as a root blackboard holds them (what SharedView writes)."""
+
+    def __init__(self, blackboard):
+        self.blackboard = blackboard
+
+    def get(self, key, default=None):
+        return self.blackboard.get(key, default)
+
+    def set(self, key, value):
+        self.blackboard.set(key, value)
