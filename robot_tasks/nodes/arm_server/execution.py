@@ -99,6 +99,7 @@ class GoalExecution:
 
     async def _run(self):
         server, cfg = self.server, self.server.cfg
+        server.streams.hold()     # joint_states and /clock, if an idle spell let them go
         model = await self._wait_for_model()
         kind = self.kind = self.kind_for(model)
         self.request = kind.validate(self.handle.request)
@@ -213,5 +214,8 @@ class GoalExecution:
     async def _wait_for_clock(self):
         if not self.server.use_sim_time:
             return
-        await self._wait_for(lambda: True if _clock_seconds(self.server) > 0 else None,
-                             lambda: "use_sim_time is set but no /clock has arrived")
+        # after an idle spell the clock holds its last value until /clock comes back:
+        # deadlines computed from it would lie in the past
+        server = self.server
+        await self._wait_for(lambda: True if _clock_seconds(server) > 0 and server.streams.clock_fresh() else None,
+                             lambda: "use_sim_time is set but no fresh /clock has arrived")

@@ -2,7 +2,8 @@
 
 Talks to the robot only through the topic contract (shared/ARCHITECTURE.md), with names
 relative to the node's namespace:
-    in:  joint_states (sensor_msgs/JointState), robot_description (std_msgs/String, latched),
+    in:  joint_states (sensor_msgs/JointState; like /clock, subscribed only while goals
+         run, see robot_tasks/ros/lazy_subscriptions.py), robot_description (std_msgs/String, latched),
          planning_obstacles (robot_tasks_interfaces/msg/ObjectStateArray, latched): the
          run-time collision boxes of PLANNED goals (name, pose, size; frame in the header,
          world or base frame). Each message REPLACES the run-time set, like a MoveIt
@@ -39,6 +40,7 @@ from robot_tasks.nodes.arm_server.conversions import obstacle_entries, trajector
 from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
 from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
 from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.control.motion_pipeline import MotionPlanner
 from robot_tasks.nodes.arm_server.parameters import ArmServerConfig, declare_arm_parameters
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
@@ -102,8 +104,12 @@ class ArmServer(Node):
 
         self.joint_states_topic = "joint_states"
         self.description_topic = "robot_description"
-        self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
-                                 qos_profile_sensor_data)
+        # joint_states and /clock only while a goal runs (lazy_subscriptions.py): an idle arm
+        # server would spend ~15 % of a core on them
+        self.streams = ServerStreams(self, lambda: [
+            self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
+                                     qos_profile_sensor_data)],
+            needed=lambda: self._active is not None and not self._active.finished)
         self.create_subscription(String, self.description_topic, self._on_description, LATCHED)
         self.obstacles_topic = "planning_obstacles"
         self.create_subscription(ObjectStateArray, self.obstacles_topic,

@@ -3,7 +3,8 @@
 Topic contract (names relative to the node's namespace, all remappable):
   parallel: out gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort],
             or [width, max_effort, 1] for FORCE_HOLD: force control once an object stops the fingers)
-            in  joint_states (finger joints; width = sum of the finger joint positions)
+            in  joint_states (finger joints; width = sum of the finger joint positions;
+                subscribed, like /clock, only while goals run: ros/lazy_subscriptions.py)
   suction:  out suction/command (std_msgs/Bool)
             in  suction/attached (std_msgs/Bool, transient_local, sent on change)
   action:   gripper_command (robot_tasks_interfaces/GripperCommand)
@@ -28,6 +29,7 @@ from robot_tasks.ros.error_codes import constant_name, result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.async_tools import sleep
 from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.parameters import ParameterError, declare
 from robot_tasks.ros.controller_topics import GRIPPER_FORCE_HOLD
 from robot_tasks.ros.qos import LATCHED
@@ -75,13 +77,16 @@ class GripperServer(Node):
         if kind == "parallel":
             self.command_pub = self.create_publisher(
                 Float64MultiArray, param("command_topic", "gripper_controller/commands"), 10)
-            self.create_subscription(JointState, "joint_states", self.joint_cache.update,
-                                     qos_profile_sensor_data)
+            subscribe = lambda: [self.create_subscription(JointState, "joint_states",  # noqa: E731
+                                                          self.joint_cache.update, qos_profile_sensor_data)]
         else:
+            subscribe = lambda: []  # noqa: E731 - the attached signal is latched and rare: always heard
             self.command_pub = self.create_publisher(
                 Bool, param("suction_command_topic", "suction/command"), 10)
             self.create_subscription(Bool, param("suction_state_topic", "suction/attached"),
                                      self._on_attached, LATCHED)
+        # joint_states and /clock only while a goal runs (robot_tasks/ros/lazy_subscriptions.py)
+        self.streams = ServerStreams(self, subscribe, needed=lambda: self._active is not None)
         self.last_command = None
         ActionServer(self, GripperCommand, "gripper_command", execute_callback=self._execute,
                      goal_callback=lambda _g: GoalResponse.ACCEPT,
@@ -128,6 +133,10 @@ class GripperServer(Node):
             mode = constant_name(Goal, goal.mode, MODES)
             command = check_goal(mode if mode else goal.mode, goal.width, goal.max_effort, goal.suction_on,
                                  goal.timeout, self.settings)
+            self.streams.hold()
+            # after an idle spell the node clock holds its last value until /clock is back
+            await self._wait_state(handle, slot, self.streams.clock_fresh,
+                                   f"no fresh /clock within {self.startup_wait:g} s (use_sim_time is set)")
             if isinstance(command, ParallelCommand):
                 await self._run_parallel(handle, slot, command, result)
             else:

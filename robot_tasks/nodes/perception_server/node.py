@@ -8,9 +8,9 @@ Threads, and why:
 * goal threads: each goal's blocking flow (goal_runner.run_goal); their outcome and
   feedback go back to the executor thread through a guard condition (ThreadBridge).
 The stream publishes from the detection thread (one publisher, one thread), and only
-while somebody subscribes to it: an idle server detects nothing. The camera images are
-subscribed only while a goal runs or the stream is watched (camera_subscriptions.py), so
-an idle cell's camera renders nothing either.
+while somebody subscribes to it: an idle server detects nothing. The camera images (and
+/clock) are subscribed only while a goal runs or the stream is watched
+(robot_tasks/ros/lazy_subscriptions.py), so an idle cell's camera renders nothing either.
 """
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ from visualization_msgs.msg import MarkerArray
 
 from robot_tasks.perception import Detector
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
-from robot_tasks.nodes.perception_server.camera_subscriptions import CameraSubscriptions
 from robot_tasks.nodes.perception_server.detection_msgs import (detected_objects, detection_array, detection_markers,
                                                                keep, set_stamp_ns)
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, detect_snapshot
@@ -37,6 +36,7 @@ from robot_tasks.nodes.perception_server.goal_check import goal_problem
 from robot_tasks.nodes.perception_server.goal_runner import CancelToken, GoalOutcome, GoalRequest, run_goal
 from robot_tasks.nodes.perception_server.parameters import PerceptionConfig, declare_perception_params
 from robot_tasks.nodes.perception_server.thread_bridge import ThreadBridge
+from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.action import DetectObjects
 from robot_tasks_interfaces.msg import DetectedObjectArray
@@ -53,7 +53,6 @@ def camera_qos(reliability: str) -> QoSProfile:
 
 
 MAX_PARALLEL_GOALS = 4
-CAMERA_CHECK_PERIOD_S = 0.5     # wall s between "are images still needed?" checks
 # The camera pose is latched (published once): LATCHED, so a late reader gets it too.
 
 
@@ -71,10 +70,11 @@ class PerceptionServer(Node):
         self._cancel_tokens: dict[bytes, CancelToken] = {}
 
         qos = camera_qos(cfg.camera_reliability)
-        self.camera = CameraSubscriptions(lambda: [
+        self.camera = ServerStreams(self, lambda: [
             self.create_subscription(Image, cfg.image_topic, self.feed.add_rgb, qos),
             self.create_subscription(Image, cfg.depth_topic, self.feed.add_depth, qos),
-            self.create_subscription(CameraInfo, cfg.camera_info_topic, self.feed.set_info, qos)])
+            self.create_subscription(CameraInfo, cfg.camera_info_topic, self.feed.set_info, qos)],
+            needed=lambda: bool(self._cancel_tokens) or self._stream_watched(), start_open=False)
         self._detect = functools.partial(
             detect_snapshot, self.detector, world_frame=cfg.world_frame, support_height=cfg.support_height,
             sources={"rgb": self.resolve_topic_name(cfg.image_topic),
@@ -94,8 +94,6 @@ class PerceptionServer(Node):
             # Wall-clock timer: the stream's CPU cost stays bounded at any sim speed.
             self.create_timer(1.0 / cfg.stream_rate, self._stream_tick,
                               clock=Clock(clock_type=ClockType.STEADY_TIME))
-        # Wall clock: whether images are still needed is a question about this process.
-        self.create_timer(CAMERA_CHECK_PERIOD_S, self._check_camera_need, clock=Clock(clock_type=ClockType.STEADY_TIME))
         sources = ([f"topic '{cfg.camera_pose_topic}'"] if cfg.camera_pose_topic else []) \
             + (["parameter camera_pose"] if cfg.camera_pose is not None else [])
         pose = ", else ".join(sources) or "nowhere (set camera_pose or camera_pose_topic): goals will fail"
@@ -167,9 +165,6 @@ class PerceptionServer(Node):
     def _stream_watched(self) -> bool:
         return self._stream_pub is not None and bool(
             self._stream_pub.get_subscription_count() or self._markers_pub.get_subscription_count())
-
-    def _check_camera_need(self) -> None:
-        self.camera.update(bool(self._cancel_tokens) or self._stream_watched(), self.destroy_subscription)
 
     # --- detections stream ----------------------------------------------------------------
     def _stream_tick(self) -> None:

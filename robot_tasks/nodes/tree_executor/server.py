@@ -7,7 +7,8 @@ block:
   executor keeps serving cancel requests, feedback and the leaves' futures;
 - a timer ticks the tree at ``tick_frequency`` on the node's clock (so under
   ``use_sim_time`` it follows /clock); leaves are non-blocking, so a tick is short;
-- the timer runs only while a tree runs;
+- the timer runs only while a tree runs, and /clock is subscribed only then (plus a
+  linger: robot_tasks/ros/lazy_subscriptions.py);
 - a watchdog on the steady wall clock covers a node clock that stops: when /clock has
   run and then stalls for ``STALL_S`` (the sim died or hangs), it ticks the tree every
   ``STALL_S`` wall s, so leaves still notice dead servers and time out, and a cancel is
@@ -35,8 +36,10 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
 from robot_tasks.bt import NodeStatus
+from robot_tasks.ros.async_tools import sleep
 from robot_tasks.ros.error_codes import code_name
 from robot_tasks.ros.goal_outcome import end_goal
+from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.runtime.catalog import TreeCatalog, parse_payload
 from robot_tasks.runtime.monitors import RunMonitors
 from robot_tasks.runtime.errors import InvalidPayloadError, NodeTickError, TreeLoadError, UnknownTreeError
@@ -47,6 +50,7 @@ from robot_tasks_interfaces.srv import GetLoadedTrees
 
 Result = ExecuteTree.Result
 STALL_S = 0.5   # wall s without a tick on a clock that has run before the watchdog ticks
+CLOCK_WAIT_S = 2.0   # wall s a new run waits for /clock to come back after an idle spell
 
 
 @dataclass
@@ -84,6 +88,9 @@ class ExecuteTreeServer:
             goal_callback=lambda _goal: GoalResponse.ACCEPT,
             cancel_callback=lambda _handle: CancelResponse.ACCEPT)
         self.service = node.create_service(GetLoadedTrees, loaded_trees_service, self._list_trees)
+        # /clock only while a tree runs (robot_tasks/ros/lazy_subscriptions.py): an idle
+        # executor would spend ~7 % of a core on it
+        self.streams = ServerStreams(node, lambda: [], needed=lambda: self.active is not None)
 
     # ---- service -------------------------------------------------------------------------
     def _list_trees(self, _request, response):
@@ -110,6 +117,7 @@ class ExecuteTreeServer:
             return Result(node_status=Result.STATUS_IDLE, error_code=Result.INTERNAL_ERROR,
                           return_message=f"creating the tree failed: {type(exc).__name__}: {exc}")
 
+        await self._fresh_clock(handle)
         if self.active is not None:
             self._finish(self.active, Result.PREEMPTED, NodeStatus.IDLE,
                          f"preempted by a newer goal for '{goal.target_tree}'; the tree was halted")
@@ -124,6 +132,16 @@ class ExecuteTreeServer:
         result = await active.done
         end_goal(handle, code_name(Result, result.error_code))
         return result
+
+    async def _fresh_clock(self, handle) -> None:
+        """After an idle spell /clock is subscribed again and the node clock holds a stale
+        value until its first message: leaves that start timers from it would see the
+        whole idle spell pass at once. Wait (bounded: a sim that is down leaves the run to
+        the watchdog, as before) until the clock has moved."""
+        self.streams.hold()
+        deadline = time.monotonic() + CLOCK_WAIT_S
+        while not self.streams.clock_fresh() and time.monotonic() < deadline and not handle.is_cancel_requested:
+            await sleep(self.node, 0.005)
 
     def _on_watchdog(self) -> None:
         """Steady-clock backstop of the tick timer (see the module docstring)."""

@@ -192,3 +192,25 @@ def test_gripper_grasps_and_holds_a_cube_while_lifting(sim, kin):
     assert fingers["panda_finger_joint1"] + fingers["panda_finger_joint2"] > 0.045
     result, _, _ = grip.run(gripper_goal(width=0.08))
     assert result.error_code == GripperCommand.Result.SUCCESS and result.reached_goal
+
+
+def test_idle_servers_let_their_streams_go_and_serve_the_next_goal(sim, probe):
+    """With no goal for longer than the linger (3 s), neither server listens to
+    joint_states or /clock (each costs an rclpy process 5-8 % of a core at 100 Hz); the
+    next goal subscribes again, waits for a fresh clock and joint_states, and succeeds."""
+    move, joints, grip, _, _ = sim
+
+    def streams_of(node):
+        topics = dict(probe.node.get_subscriber_names_and_types_by_node(node, NS))
+        return {t for t in topics if t in ("/clock", f"{NS}/joint_states")}
+
+    probe.wait_for(lambda: streams_of("arm_server") == set() and streams_of("gripper_server") == set(),
+                   "idle servers to unsubscribe joint_states and /clock", 15.0)
+    result, _, _ = joints.run(joints_goal(PANDA_ARM, HOME, velocity_scaling=1.0), 60.0)
+    assert result.error_code == Code.SUCCESS, result.message
+    result, _, _ = move.run(pose_goal(0.5, 0.1, 0.9), 60.0)
+    assert result.error_code == Code.SUCCESS, result.message
+    assert streams_of("arm_server") == {"/clock", f"{NS}/joint_states"}, "held right after a goal"
+    probe.wait_for(lambda: streams_of("gripper_server") == set(), "the gripper server idle", 15.0)
+    done, _, _ = grip.run(gripper_goal(width=0.08), 30.0)
+    assert done.error_code == GripperCommand.Result.SUCCESS, done.message

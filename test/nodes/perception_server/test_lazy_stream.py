@@ -76,7 +76,7 @@ def test_images_subscribed_only_while_the_stream_is_watched(server):
     image_topic = node.resolve_topic_name(node.cfg.image_topic)
     assert not node.camera.active and node.count_subscribers(image_topic) == 0
     listener, executor = stream_listener(node, context)
-    node._check_camera_need()
+    node.camera.check()
     assert node.camera.active and node.count_subscribers(image_topic) == 1
     executor.shutdown()
     listener.destroy_node()
@@ -84,6 +84,6 @@ def test_images_subscribed_only_while_the_stream_is_watched(server):
         if node._stream_pub.get_subscription_count() == 0:
             break
         time.sleep(0.02)                              # the listener is gone: wait for the count to drop
-    node.camera.linger_s = 0.0
-    node._check_camera_need()
+    node.camera.lazy.linger_s = 0.0
+    node.camera.check()
     assert not node.camera.active and node.count_subscribers(image_topic) == 0
