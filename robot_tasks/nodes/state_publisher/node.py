@@ -14,10 +14,12 @@ Out:
 A robot_description that cannot be used is logged (naming the robot and the reason)
 and that robot's frames are left out until a good one arrives.
 
-Nobody watching costs (almost) nothing: joint_states arrive serialized and are decoded,
-run through the FrameTree and published only while /tf has a subscriber (rviz2,
-Foxglove, a tf2 listener). robot_state_publisher always publishes; here the 100 Hz
-decode + forward kinematics was a tenth of a core at rtf 1 with no one listening.
+Nobody watching costs (almost) nothing: joint_states and objects (and /clock) are
+subscribed only while /tf has a subscriber (rviz2, Foxglove, a tf2 listener; checked
+twice a second, robot_tasks/ros/lazy_subscriptions.py), and arrive serialized, decoded
+only then. robot_state_publisher always publishes; here the 100 Hz decode + forward
+kinematics was a tenth of a core at rtf 1 with no one listening, and merely receiving
+the undecoded messages another tenth.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from robot_tasks.control.errors import ControlError
 from robot_tasks.control.frame_tree import FrameTree
 from robot_tasks.nodes.state_publisher.parameters import RobotFrames, declare_state_publisher_parameters
 from robot_tasks.nodes.state_publisher.tf_convert import pose_of, transform_stamped
+from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.msg import ObjectStateArray
 
@@ -48,8 +51,10 @@ class RobotTransforms:
         self.node, self.robot = node, robot
         self.tree: FrameTree | None = None
         node.create_subscription(String, f"{robot.namespace}/robot_description", self.on_description, LATCHED)
-        node.create_subscription(JointState, f"{robot.namespace}/joint_states", self.on_serialized_joint_states,
-                                 10, raw=True)
+
+    def subscribe_joint_states(self):
+        return self.node.create_subscription(JointState, f"{self.robot.namespace}/joint_states",
+                                             self.on_serialized_joint_states, 10, raw=True)
 
     def frame(self, link: str) -> str:
         return self.robot.frame_prefix + link
@@ -97,10 +102,19 @@ class StatePublisher(Node):
         self.robots = [RobotTransforms(self, robot) for robot in self.config.robots]
         if self.config.camera_frame:
             self.create_subscription(PoseStamped, "camera/pose", self.on_camera_pose, LATCHED)
-        if self.config.objects:
-            self.create_subscription(ObjectStateArray, "objects", self.on_objects, 10)
+        # joint_states, objects and /clock only while /tf has a subscriber (checked twice a
+        # second; robot_tasks/ros/lazy_subscriptions.py): 100 Hz of joint_states cost an
+        # idle state_publisher a tenth of a core even undecoded
+        self.streams = ServerStreams(self, self._subscribe_streams,
+                                     needed=lambda: self.tf_pub.get_subscription_count() > 0, start_open=False)
         self.get_logger().info(f"frames of {[r.namespace for r in self.config.robots]} on "
                                f"{TF_TOPIC} and {TF_STATIC_TOPIC}")
+
+    def _subscribe_streams(self) -> list:
+        subscriptions = [robot.subscribe_joint_states() for robot in self.robots]
+        if self.config.objects:
+            subscriptions.append(self.create_subscription(ObjectStateArray, "objects", self.on_objects, 10))
+        return subscriptions
 
     def set_static(self, transforms) -> None:
         """Add or replace static transforms (by child frame); publish the whole set."""

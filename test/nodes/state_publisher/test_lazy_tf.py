@@ -39,6 +39,7 @@ class StandInNode:
 
     def create_subscription(self, _type, topic, callback, _qos, raw=False):
         self.subscriptions[topic] = (callback, raw)
+        return topic
 
 
 def robot_with_tree(tf_subscribers: int) -> tuple[StandInNode, RobotTransforms]:
@@ -56,8 +57,10 @@ def serialized_joint_state(position: float) -> bytes:
     return serialize_message(msg)
 
 
-def test_joint_states_are_subscribed_serialized():
-    node, _ = robot_with_tree(0)
+def test_joint_states_are_subscribed_serialized_and_only_on_demand():
+    node, robot = robot_with_tree(0)
+    assert "panda/joint_states" not in node.subscriptions     # the node subscribes while /tf is watched
+    assert robot.subscribe_joint_states() == "panda/joint_states"
     _callback, raw = node.subscriptions["panda/joint_states"]
     assert raw is True
 

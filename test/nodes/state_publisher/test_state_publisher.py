@@ -9,6 +9,7 @@ state_publisher only ever sees the URDF and joint_states.
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 import pybullet as p
@@ -176,3 +177,20 @@ def test_a_bad_parameter_stops_the_node_naming_it(launcher):
     wait_until(lambda: not proc.is_running(), "the state_publisher to exit", 20.0)
     assert proc.popen.returncode == 2
     assert "state_publisher: parameter 'base_poses' must have 7 numbers per robot (14 for" in proc.tail()
+
+
+def test_with_nobody_on_tf_it_listens_to_nothing_that_streams(launcher, ros_node):
+    """No /tf subscriber: no joint_states, objects or /clock subscription (an idle cell's
+    state_publisher costs nothing); the first /tf subscriber brings them, and /tf flows."""
+    start_cell(launcher, SIM_PARAMS, {"use_sim_time": True})
+
+    def streams():
+        topics = dict(ros_node.node.get_subscriber_names_and_types_by_node("state_publisher", "/"))
+        return {t for t in topics if t in ("/clock", "/panda/joint_states", "/objects")}
+
+    ros_node.wait_for(lambda: ros_node.node.count_publishers("/panda/joint_states") > 0, "the sim", 30.0)
+    time.sleep(1.5)                          # two of the node's checks: still nobody on /tf
+    assert streams() == set()
+    tf = Recorder(ros_node, TFMessage, "/tf", qos=100, keep=100)
+    tf.latest(timeout=30.0)
+    assert streams() == {"/clock", "/panda/joint_states", "/objects"}
