@@ -25,6 +25,7 @@ executor: the leaves create clients and subscriptions on first use.
 | SetBoolService     | action    | std_srvs/srv/SetBool                       |
 | ResetScene         | action    | robot_tasks_interfaces/srv/ResetScene      |
 | SetPlanningObstacles | action  | planning_obstacles (ObjectStateArray, latched): run-time boxes of PLANNED |
+| RosSleep           | action    | the node clock: Sleep in sim time under use_sim_time |
 """
 from __future__ import annotations
 
@@ -35,10 +36,11 @@ from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
 from robot_tasks.ros.leaves.planning_scene import SetPlanningObstacles
+from robot_tasks.ros.leaves.ros_sleep import RosSleep
 
 ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, CompliantMove,
               SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService,
-              ResetScene, SetPlanningObstacles)
+              ResetScene, SetPlanningObstacles, RosSleep)
 
 
 def register_ros_nodes(factory, ros_node) -> None:
