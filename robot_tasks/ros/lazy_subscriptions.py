@@ -18,12 +18,13 @@ Two things are stale after a pause, and callers must wait for them to be fresh:
   arrival would anyway count as old after the linger);
 * the node clock: while `/clock` is not subscribed, the ROS clock holds its last value.
   A goal that read that value as "now" would compute its deadlines from the past, so
-  `clock_fresh()` is false until a `/clock` message newer than the pause has arrived.
+  `clock_fresh()` is false until a `/clock` message has arrived since the streams came back.
 
 rclpy has no public call to pause its TimeSource's `/clock` subscription; `pause_clock`
 and `resume_clock` use its two private members (`_clock_sub`,
-`_subscribe_to_clock_topic`), checked by test/ros/test_lazy_subscriptions.py so an rclpy
-upgrade that renames them fails there, loudly.
+`clock_callback`), checked by test/ros/test_lazy_subscriptions.py so an rclpy upgrade
+that renames them fails there, loudly. "Fresh" counts /clock messages, not clock values:
+a sim that restarts begins again at t = 0, below the value the clock held.
 """
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ import time
 from typing import Callable
 
 from rclpy.clock import Clock, ClockType
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rosgraph_msgs.msg import Clock as Clock_msg
 
 CHECK_PERIOD_S = 0.5     # wall s between checks whether the streams are still needed
 LINGER_S = 3.0           # wall s without need before they are let go
@@ -82,10 +85,20 @@ def pause_clock(node) -> None:
         source._clock_sub = None
 
 
-def resume_clock(node) -> None:
-    """Listen to /clock again (only when the node runs on sim time)."""
-    if uses_sim_time(node):
-        node._time_source._subscribe_to_clock_topic()
+def resume_clock(node, on_message: Callable[[], None] = lambda: None) -> None:
+    """Listen to /clock again (only when the node runs on sim time), as rclpy's TimeSource
+    does (same topic, same QoS, its own callback), calling `on_message()` after each."""
+    if not uses_sim_time(node):
+        return
+    pause_clock(node)
+    source = node._time_source
+
+    def callback(msg) -> None:
+        source.clock_callback(msg)
+        on_message()
+
+    source._clock_sub = node.create_subscription(
+        Clock_msg, "/clock", callback, QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
 
 
 class ServerStreams:
@@ -101,11 +114,11 @@ class ServerStreams:
                  check_period_s: float = CHECK_PERIOD_S, start_open: bool = True):
         self._node, self._subscribe, self._needed, self._on_close = node, subscribe, needed, on_close
         self._sim_time = uses_sim_time(node)
-        self._clock_floor_ns = -1          # the clock must pass this before it counts as fresh
+        self._clock_messages = 0           # /clock messages since start
+        self._clock_messages_at_open = 0
         self.lazy = LazySubscriptions(self._open, linger_s)
         if start_open:
             self.lazy.hold()
-            self._clock_floor_ns = -1      # at startup the clock was never paused
         elif self._sim_time:
             pause_clock(node)
         node.create_timer(check_period_s, self.check, clock=Clock(clock_type=ClockType.STEADY_TIME))
@@ -123,15 +136,18 @@ class ServerStreams:
         self.lazy.hold()
 
     def clock_fresh(self) -> bool:
-        """The node clock has moved since the streams were (re)opened (always true on wall time)."""
-        return not self._sim_time or self._node.get_clock().now().nanoseconds > self._clock_floor_ns
+        """A /clock message has arrived since the streams were (re)opened (always true on wall time)."""
+        return not self._sim_time or self._clock_messages > self._clock_messages_at_open
+
+    def _count_clock(self) -> None:
+        self._clock_messages += 1
 
     def _open(self) -> Callable[[], None]:
         node = self._node
         subscriptions = list(self._subscribe())
         if self._sim_time:
-            self._clock_floor_ns = node.get_clock().now().nanoseconds
-            resume_clock(node)
+            self._clock_messages_at_open = self._clock_messages
+            resume_clock(node, self._count_clock)
 
         def close() -> None:
             for subscription in subscriptions:
