@@ -56,6 +56,9 @@ def test_routing_loop_slots_and_guards_are_tree_structure():
     assert loop[1].tag == "ScriptCondition" and "belt_empty" in loop[1].get("code")
     wait = t["PickBin"].find(".//Fallback[@name='bin_comes_or_belt_empty']")
     assert wait[0].get("name") == "wait_for_bin" and wait[1].find("Script").get("code") == "belt_empty := true"
+    # a bin set back on the belt is left with the cup clear of it (else the camera cannot see it)
+    back = [el.get("name") for el in main.find(".//Sequence[@name='return_bin_to_belt']")]
+    assert back[-2:] == ["release_on_belt", "return_clear_of_bin"]
     after = list(main.find("Sequence"))
     assert after[-1].tag == "PlacementCompletesStack" and after[-1].get("name") == "pallet_full"
     # every carry is guarded by the attached signal, left of the motion
