@@ -32,8 +32,12 @@ START, TARGET = (0.45, -0.3, 0.80), (0.45, 0.3, 0.80)         # world frame, too
 WALL = {"label": "wall", "id": "wall", "size": {"x": 0.3, "y": 0.04, "z": 0.5},
         "pose": {"position": {"x": 0.5, "y": 0.0, "z": BASE_Z + 0.25},
                  "orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0}}}
+# The executed path is graded against the box itself (padding 0), and the measured joints
+# lag the planned ones by a few mm of tracking error at speed: plan with the 2 cm margin a
+# user gives a perceived object (with margin 0 the right finger once grazed the wall by the
+# grader's reckoning, CI 2026-12-02, though the plan kept the checker's 1 cm padding).
 LEAF_XML = """<root BTCPP_format="4"><BehaviorTree ID="T">
-  <SetPlanningObstacles objects="{objects}" labels="{labels}" margin="0.0"
+  <SetPlanningObstacles objects="{objects}" labels="{labels}" margin="{margin}"
                         topic="/panda/planning_obstacles" timeout="5000"/>
 </BehaviorTree></root>"""
 
@@ -60,13 +64,14 @@ def kin():
     return ArmKinematics.from_spec(spec), spec
 
 
-def set_obstacles(probe, objects, labels) -> NodeStatus:
+def set_obstacles(probe, objects, labels, margin=0.02) -> NodeStatus:
     """Tick the real leaf (on the probe's node) until it has an answer."""
     factory = BehaviorTreeFactory()
     register_ros_nodes(factory, probe.node)
     tree = factory.create_tree_from_text(LEAF_XML)
     tree.root_blackboard.set("objects", objects)
     tree.root_blackboard.set("labels", labels)
+    tree.root_blackboard.set("margin", margin)
     deadline = time.monotonic() + 10.0
     status = tree.tick_once()
     while status == NodeStatus.RUNNING and time.monotonic() < deadline:
