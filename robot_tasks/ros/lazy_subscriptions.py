@@ -14,8 +14,9 @@ check runs on a steady-clock timer, because whether the process is idle is a que
 about wall time.
 
 Two things are stale after a pause, and callers must wait for them to be fresh:
-* cached data: `on_close` clears the server's caches (a joint-state cache stamped on
-  arrival would anyway count as old after the linger);
+* cached data: the servers' own freshness checks already refuse it (JointStateCache
+  stamps entries on arrival, and anything from before the pause is older than the
+  linger; a DetectObjects goal waits for a frame newer than itself);
 * the node clock: while `/clock` is not subscribed, the ROS clock holds its last value.
   A goal that read that value as "now" would compute its deadlines from the past, so
   `clock_fresh()` is false until a `/clock` message has arrived since the streams came back.
@@ -104,15 +105,15 @@ def resume_clock(node, on_message: Callable[[], None] = lambda: None) -> None:
 class ServerStreams:
     """A server's goal-time streams: `subscribe()` -> subscriptions, plus /clock under sim time.
 
-    `needed()` says whether a goal still runs; `on_close()` clears what was cached from them.
+    `needed()` says whether a goal still runs.
     With `start_open` the streams are subscribed from the start (a server that just came
     up is about to be used) and an idle one drops them `linger_s` later; without, nothing
     is subscribed before the first `hold()`."""
 
     def __init__(self, node, subscribe: Callable[[], list], needed: Callable[[], bool],
-                 on_close: Callable[[], None] = lambda: None, linger_s: float = LINGER_S,
+                 linger_s: float = LINGER_S,
                  check_period_s: float = CHECK_PERIOD_S, start_open: bool = True):
-        self._node, self._subscribe, self._needed, self._on_close = node, subscribe, needed, on_close
+        self._node, self._subscribe, self._needed = node, subscribe, needed
         self._sim_time = uses_sim_time(node)
         self._clock_messages = 0           # /clock messages since start
         self._clock_messages_at_open = 0
@@ -154,5 +155,4 @@ class ServerStreams:
                 node.destroy_subscription(subscription)
             if self._sim_time:
                 pause_clock(node)
-            self._on_close()
         return close
