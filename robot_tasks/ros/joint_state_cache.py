@@ -4,6 +4,13 @@ A robot may publish its joints in several messages (arm and gripper separately, 
 ros2_control's joint_state_broadcaster can), so each joint keeps its own latest value.
 Ages are measured on the monotonic wall clock: "is the driver still talking?" is a
 question about the process, not about sim time.
+
+Silence has two possible speakers. A driver that stopped publishing leaves the cache to
+age; so does a reader that was itself not running (starved of CPU on a loaded machine, or
+blocked in a long callback): it wakes with messages waiting in its queue, and its
+executor may resume the polling task before it takes them. `PollGaps` tells the two apart
+by timing the reader's own polls; a check right after a long gap is not trusted to judge
+the driver.
 """
 from __future__ import annotations
 
@@ -50,6 +57,12 @@ class JointStateCache:
             stamps = [self._joints[n][3] if n in self._joints else -math.inf for n in names]
         return now - min(stamps) if stamps else math.inf
 
+    def newest_age(self) -> float:
+        """Seconds since any joint was last updated (inf before the first message)."""
+        now = self._clock()
+        with self._lock:
+            return now - max(j[3] for j in self._joints.values()) if self._joints else math.inf
+
     def _column(self, names, column: int, max_age: float) -> np.ndarray:
         now = self._clock()
         with self._lock:
@@ -60,8 +73,10 @@ class JointStateCache:
                                     f"joint_states has no {missing} (joints seen: {seen})")
             stale = [n for n in names if now - self._joints[n][3] > max_age]
             if stale:
+                age = max(now - self._joints[n][3] for n in stale)
                 raise MotionFailure(ErrorCode.NO_JOINT_STATES,
-                                    f"joint_states for {stale} older than {max_age:g} s")
+                                    f"joint_states for {stale} older than {max_age:g} s "
+                                    f"(the last came {age:.2f} s ago)")
             return np.array([self._joints[n][column] for n in names])
 
     def positions(self, names, max_age: float = math.inf) -> np.ndarray:
@@ -73,3 +88,27 @@ class JointStateCache:
 
     def efforts(self, names, max_age: float = math.inf) -> np.ndarray:
         return self._column(names, 2, max_age)
+
+
+class PollGaps:
+    """Times a reader's polls, so that its own stall is not blamed on the driver.
+
+    Call `max_age(limit)` once per poll, and read the cache with what it returns: the
+    `limit` itself, or no limit (inf) when this poll comes more than half the limit after
+    the previous one. That poll only lets the executor take the queued messages; the next
+    one judges. A driver that really stopped is still caught one poll later, well inside
+    twice the limit.
+    """
+
+    def __init__(self, clock=time.monotonic):
+        self._clock = clock
+        self._last: float | None = None
+        self.stalls = 0          # polls forgiven, for the record
+
+    def max_age(self, limit: float) -> float:
+        now = self._clock()
+        last, self._last = self._last, now
+        if last is not None and now - last > 0.5 * limit:
+            self.stalls += 1
+            return math.inf
+        return limit

@@ -12,7 +12,7 @@ from robot_tasks.control import ArmKinematics, Pose, interpolation, panda_spec, 
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.control.motion_request import (FrameMap, Motion, MotionDefaults, joint_request,
                                                 pose_distance, pose_request)
-from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.ros.joint_state_cache import JointStateCache, PollGaps
 from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
 from robot_tasks.control.robot_defaults import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
                                           pose_from_list)
@@ -126,6 +126,34 @@ def test_joint_state_cache_names_what_is_missing_or_stale():
     now[0] += 2.0
     failure = failure_of(cache.positions, ["a"], max_age=1.0)
     assert failure.code == ErrorCode.NO_JOINT_STATES and "older than 1 s" in failure.message
+    assert "the last came 2.00 s ago" in failure.message
+
+
+def test_a_reader_that_stalled_gets_one_poll_before_it_may_call_the_driver_silent():
+    """A loaded machine starves the reader, not only the driver: its first poll after a
+    long gap must not judge, the next one must."""
+    now = [0.0]
+    cache = JointStateCache(clock=lambda: now[0])
+    polls = PollGaps(clock=lambda: now[0])
+    cache.update(SimpleNamespace(name=["a"], position=[1.0], velocity=[], effort=[]))
+    assert polls.max_age(1.0) == 1.0           # first poll: no gap to judge
+    now[0] += 1.5                              # the reader itself was away 1.5 s
+    assert cache.positions(["a"], polls.max_age(1.0)).tolist() == [1.0]
+    assert polls.stalls == 1
+    cache.update(SimpleNamespace(name=["a"], position=[2.0], velocity=[], effort=[]))
+    last_message = now[0]
+    now[0] += 0.05                             # the queued message was taken: fresh again
+    assert cache.positions(["a"], polls.max_age(1.0)).tolist() == [2.0]
+    for _ in range(30):                        # the driver goes silent, the reader polls on
+        now[0] += 0.05
+        limit = polls.max_age(1.0)
+        if now[0] - last_message > 1.0:
+            assert failure_of(cache.positions, ["a"], limit).code == ErrorCode.NO_JOINT_STATES
+            break
+        cache.positions(["a"], limit)
+    else:
+        pytest.fail("a silent driver was never reported")
+    assert polls.stalls == 1 and cache.newest_age() == pytest.approx(now[0] - last_message)
 
 
 # ------------------------------------------------------------------ planning

@@ -26,6 +26,7 @@ import numpy as np
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
+from robot_tasks.ros.joint_state_cache import PollGaps
 from robot_tasks.ros.async_tools import sleep, wait_for_worker
 
 POLL_S = 0.01   # wall seconds between checks of the measured state
@@ -123,11 +124,12 @@ class GoalExecution:
         goal_q = kind.goal_q(trajectory)
         planned_travel = float(np.max(np.abs(goal_q - q0)))
         next_feedback = 0.0
+        polls = PollGaps()
         while True:
             stop = self._interrupted()
             if stop:
                 raise MotionFailure(*stop)
-            q = model.joints(server.joint_cache, cfg.joint_state_timeout)
+            q = model.joints(server.joint_cache, polls.max_age(cfg.joint_state_timeout))
             self.progress = kind.progress(q, self.request)
             now = _clock_seconds(server)
             settling = now >= end

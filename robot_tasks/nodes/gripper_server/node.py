@@ -28,7 +28,7 @@ from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.ros.error_codes import constant_name, result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.joint_state_cache import JointStateCache
+from robot_tasks.ros.joint_state_cache import JointStateCache, PollGaps
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.parameters import ParameterError, declare
 from robot_tasks.ros.controller_topics import GRIPPER_FORCE_HOLD
@@ -188,9 +188,10 @@ class GripperServer(Node):
         self.command_width(cmd.width, cmd.effort, cmd.force_hold)
         t0 = self._now()
         stall = StallDetector(self.settings.stall_window, self.settings.stall_distance)
+        polls = PollGaps()
         while True:
             self._check_interrupt(handle, slot)
-            width = self.width(self.state_timeout)
+            width = self.width(polls.max_age(self.state_timeout))
             now = self._now()
             stall.add(now, width)
             verdict = judge_parallel(width, cmd.width, stall.stalled(), self.settings, closing)
