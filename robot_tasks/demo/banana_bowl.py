@@ -40,7 +40,7 @@ BAG_TOPICS = (
 CAMERA_TOPIC = ("camera/image_raw", "sensor_msgs/msg/Image", 2.0)
 
 
-def grade(poses: dict, _first_poses: dict, _counted_times: list):
+def grade(poses: dict, _first_poses: dict, _counted: list):
     """The success check on the sim's final poses: (key, check dict, success, summary)."""
     from robot_tasks.sim.ycb import world_aabb
     from robot_tasks.tasks.banana_bowl.contract import load_contract

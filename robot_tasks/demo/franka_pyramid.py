@@ -40,13 +40,13 @@ def judge_stacks(positions: dict, goals: dict = GOALS, size: int = STACK_SIZE) -
     return rows
 
 
-def grade(poses: dict, _first_poses: dict, _counted_times: list):
+def grade(poses: dict, _first_poses: dict, _counted: list):
     rows = judge_stacks({name: pose[0] for name, pose in poses.items()})
     summary = "; ".join(f"{r['robot']}: {len(r['stack'])} cubes {'ok' if r['ok'] else 'NOT ok'}" for r in rows)
     return "stacks", rows, all(r["ok"] for r in rows), summary
 
 
-def grade_solo(poses: dict, _first_poses: dict, _counted_times: list):
+def grade_solo(poses: dict, _first_poses: dict, _counted: list):
     """The one-robot baseline (FrankaPyramidSolo): all six cubes on panda_1's stack."""
     rows = judge_stacks({name: pose[0] for name, pose in poses.items()}, {"panda_1": GOALS["panda_1"]}, size=6)
     return "stacks", rows, rows[0]["ok"], f"panda_1 alone: {len(rows[0]['stack'])} cubes {'ok' if rows[0]['ok'] else 'NOT ok'}"

@@ -19,7 +19,7 @@ RECOVERIES = {("pickup_resync", "FAILURE"): "pickup resync: the cube moved, rest
               ("StackIntact", "FAILURE"): "stack invalid: returning the held cube to its spawn"}
 
 
-def grade(poses: dict, _first_poses: dict, _counted_times: list):
+def grade(poses: dict, _first_poses: dict, _counted: list):
     cubes = judge_stack({name: pose[0] for name, pose in poses.items()})
     summary = ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in cubes)
     return "cubes", cubes, all(c["ok"] for c in cubes), summary

@@ -31,24 +31,51 @@ def nearest_slot(position, cell: Cell) -> tuple[int, float]:
                 for k in range(cell.slot_count)), key=lambda item: item[1])
 
 
-def judge_pallet(poses: dict, first_poses: dict, placed_times: Sequence[float] = (),
+def in_slot(position, slot: int, cell: Cell) -> bool:
+    """The bin centre at `position` rests in `slot` (within XY_TOLERANCE and Z_TOLERANCE)."""
+    centre = cell.slot_center(slot)
+    return (math.hypot(position[0] - centre[0], position[1] - centre[1]) <= XY_TOLERANCE
+            and abs(position[2] - centre[2]) <= Z_TOLERANCE)
+
+
+def placed_time(name: str, slot: int | None, releases: Sequence, cell: Cell) -> float | None:
+    """Sim time of the release from which `name` stayed in its final `slot` (None if never).
+
+    `releases` are the run's Counted events (time, every position then). A bin set down,
+    then dragged off and placed again, is timed by its last placing.
+    """
+    if slot is None:
+        return None
+    since = None
+    for release in releases:
+        position = release.positions.get(name)
+        if position is not None and in_slot(position, slot, cell):
+            since = release.sim_time if since is None else since
+        else:
+            since = None
+    return since
+
+
+def judge_pallet(poses: dict, first_poses: dict, releases: Sequence = (),
                  cell: Cell = DEFAULT_CELL) -> list[dict]:
     """One row per bin (bin_0, bin_1, ... in delivery order): slot, upright, xy and yaw error,
-    flipped (it arrived upside down), time (sim s of the k-th release on the pallet), ok."""
+    flipped (it arrived upside down), time (sim s of its release into its final slot, from
+    the run's Counted `releases`), ok."""
     names = sorted((n for n in poses if n.startswith("bin_")), key=lambda n: int(n.split("_")[1]))
     rows = []
-    for k, name in enumerate(names):
+    for name in names:
         (position, q) = poses[name]
         slot, dxy = nearest_slot(position, cell)
         dz = position[2] - cell.slot_center(slot)[2]
+        resting_in = slot if in_slot(position, slot, cell) else None
         first = first_poses.get(name, poses[name])
         rows.append({
-            "bin": name, "slot": slot if dxy <= XY_TOLERANCE and abs(dz) <= Z_TOLERANCE else None,
+            "bin": name, "slot": resting_in,
             "upright": bool(up_component(q) >= UPRIGHT_COS),
             "xy_error": round(dxy, 4), "z_error": round(dz, 4),
             "yaw_error": round(abs(fold_yaw(yaw_from_quaternion(*q))), 4),
             "flipped": bool(up_component(first[1]) < -UPRIGHT_COS),
-            "time": placed_times[k] if k < len(placed_times) else None,
+            "time": placed_time(name, resting_in, releases, cell),
             "position": [round(float(v), 4) for v in position]})
     taken = [r["slot"] for r in rows if r["slot"] is not None]
     for row in rows:

@@ -56,8 +56,9 @@ class DemoTask:
     counted_as  the word for that count in captions ("stacked", "placed")
     recoveries  {(node name or registration ID, status): what it means}
     make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log)
-    grade       (final poses, first poses, counted times) -> (items key, rows, all ok, summary text);
-                poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's ground truth
+    grade       (final poses, first poses, counted events) -> (items key, rows, all ok, summary
+                text); poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's
+                ground truth; each counted event is a Counted (sim time, every position then)
     optional (a demonstration-recording task):
     images      ((phase, file stem), ...): one saved image after each of these phases, and
                 start_image / done_image before the goal and after the end; the montage
@@ -117,6 +118,19 @@ class DemoOptions:
     record: bool = True                # the task's trace.npz and bag/ (when it names them)
 
 
+@dataclass(frozen=True)
+class Counted:
+    """One success of the task's counted phase: when, and where every object was then.
+
+    The positions tell a grader which item that success was about (the one that arrived
+    where it ends), which the order of successes alone cannot once an item is dragged,
+    dropped or redone.
+    """
+
+    sim_time: float
+    positions: dict       # name -> (x, y, z), sim ground truth
+
+
 @dataclass
 class RunState:
     """What the ROS callbacks saw (written on the executor thread, read under `lock`)."""
@@ -127,7 +141,7 @@ class RunState:
     positions: dict = field(default_factory=dict)   # name -> (x, y, z), sim ground truth (grading, rules)
     poses: dict = field(default_factory=dict)       # name -> ((x, y, z), (qx, qy, qz, qw))
     first_poses: dict = field(default_factory=dict)  # each object's pose when first seen
-    counted_times: list = field(default_factory=list)  # sim time of each success of the counted phase
+    counted: list = field(default_factory=list)    # a Counted per success of the counted phase
     frames: list = field(default_factory=list)
     events: list = field(default_factory=list)      # (kind, text) for the main thread to print/act on
     released: int = 0
@@ -237,7 +251,7 @@ class RunWatcher:
                             self.capture_named(stem)
                         if name == task.counted:
                             st.released += 1
-                            st.counted_times.append(round(st.sim_time, 3))
+                            st.counted.append(Counted(round(st.sim_time, 3), dict(st.positions)))
                         self._capture(f"{len(st.frames) + 1:02d} {name} ({st.released} {task.counted_as})")
                 what = task.recoveries.get((name, status)) or task.recoveries.get((change.registration_id, status))
                 if what is not None:
@@ -302,7 +316,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
     with state.lock:
         poses, first_poses = dict(state.poses), dict(state.first_poses)
-    key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted_times))
+    key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted))
     report[key] = rows
     report["recoveries"] = state.recoveries
     report["task_log"] = list(state.task_log)

@@ -19,8 +19,8 @@ RECOVERIES = {("bin_attached", "FAILURE"): "bin lost from the suction: picking i
               ("slot_free", "FAILURE"): "slot taken: skipping it"}
 
 
-def grade(poses: dict, first_poses: dict, placed_times: list):
-    bins = judge_pallet(poses, first_poses, placed_times)
+def grade(poses: dict, first_poses: dict, releases: list):
+    bins = judge_pallet(poses, first_poses, releases)
     summary = (f"{sum(b['ok'] for b in bins)}/{len(bins)} bins upright in their own slot, "
                f"{sum(b['flipped'] for b in bins)} came upside down")
     return "bins", bins, pallet_complete(bins), summary

@@ -7,6 +7,7 @@ import pytest
 
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
+from robot_tasks.demo.runner import Counted
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 
 UP, DOWN = (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0)
@@ -18,10 +19,32 @@ def full_pallet():
 
 def test_a_full_pallet_of_upright_bins_is_complete_and_flips_are_reported():
     first = {f"bin_{k}": ((0.3, 0.8, 0.61), DOWN if k % 2 else UP) for k in range(9)}
-    rows = judge_pallet(full_pallet(), first, [10.0 + k for k in range(9)])
+    rows = judge_pallet(full_pallet(), first, releases_one_by_one(range(9)))
     assert pallet_complete(rows) and all(r["ok"] for r in rows)
     assert [r["flipped"] for r in rows] == [bool(k % 2) for k in range(9)]
     assert rows[3]["slot"] == 3 and rows[3]["time"] == 13.0 and rows[3]["yaw_error"] == pytest.approx(0.0)
+
+
+def releases_one_by_one(order, on_belt=(0.3, 0.8, 0.61)):
+    """A Counted per release: bins put into their own slot in `order`, at 10, 11, ... s."""
+    positions = {f"bin_{k}": on_belt for k in range(9)}
+    releases = []
+    for t, k in enumerate(order):
+        positions[f"bin_{k}"] = tuple(CELL.slot_center(k))
+        releases.append(Counted(10.0 + t, dict(positions)))
+    return releases
+
+
+def test_a_bins_time_is_its_release_into_the_slot_it_ends_in_not_the_kth_release():
+    # bin_2 is placed first, bin_0 and bin_1 later; bin_4 is placed, dragged off, placed again
+    releases = releases_one_by_one([2, 0, 1, 4])
+    moved = dict(releases[-1].positions, bin_4=(0.5, 0.2, 0.06))
+    releases.append(Counted(14.0, moved))                  # the next release sees bin_4 gone
+    releases.append(Counted(15.0, dict(moved, bin_4=tuple(CELL.slot_center(4)))))
+    poses = {name: (p, UP) for name, p in releases[-1].positions.items()}
+    rows = {r["bin"]: r for r in judge_pallet(poses, poses, releases)}
+    assert [rows[f"bin_{k}"]["time"] for k in (2, 0, 1, 4)] == [10.0, 11.0, 12.0, 15.0]
+    assert rows["bin_3"]["slot"] is None and rows["bin_3"]["time"] is None
 
 
 def test_upside_down_shared_or_missed_slots_are_not_ok():
