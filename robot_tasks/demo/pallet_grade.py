@@ -42,7 +42,8 @@ def placed_time(name: str, slot: int | None, releases: Sequence, cell: Cell) -> 
     """Sim time of the release from which `name` stayed in its final `slot` (None if never).
 
     `releases` are the run's Counted events (time, every position then). A bin set down,
-    then dragged off and placed again, is timed by its last placing.
+    then dragged off and placed again, is timed by its last placing; one that a
+    disturbance put into a slot, by the first release after it arrived.
     """
     if slot is None:
         return None

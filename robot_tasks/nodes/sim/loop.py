@@ -11,6 +11,14 @@ World is touched by the stepping thread alone, so it needs no locks.
 Publications are scheduled in sim time (`Ticker`): joint_states at 100 Hz means 100 per
 *sim* second at any real-time factor, like a driver's own clock.  With
 real_time_factor > 0 the loop sleeps until each step's wall-clock time.
+
+Faster than real time, a sim-time schedule multiplies every subscriber's wall-clock
+load: at 4.7x, /clock and joint_states at 100 Hz reach each of the five nodes that take
+them at 470 messages per wall second, and each 100 Hz stream costs a Python subscriber
+about 7 % of a core here.  So a `WallGate` caps /clock and joint_states in wall time too
+(`stream_max_wall_rate`): what is due in sim time goes out only if the last one went out
+long enough ago.  The default binds only above 1.5x real time, so at rtf 1 nothing is
+dropped; the camera has the same kind of gate, off by default (parameters.py says why).
 """
 from __future__ import annotations
 
@@ -40,6 +48,26 @@ class Ticker:
         if self.next <= t:                # fell behind (a slow camera frame): skip ahead
             self.next = t + self.period
         return True
+
+
+class WallGate:
+    """Lets through at most `hz` events per wall second (hz <= 0: every event).
+
+    `slack` < 1 narrows the gap, so that jitter at exactly `hz` never closes the gate.
+    """
+
+    __slots__ = ("gap", "last")
+
+    def __init__(self, hz: float, slack: float = 1.0):
+        self.gap = slack / hz if hz > 0 else 0.0
+        self.last = -float("inf")
+
+    def open(self, now: float) -> bool:
+        """True if an event at wall time `now` may pass (it is not recorded: see `passed`)."""
+        return now - self.last >= self.gap
+
+    def passed(self, now: float) -> None:
+        self.last = now
 
 
 class ExecutorThread:
@@ -93,10 +121,11 @@ class SteppingLoop:
         self._tickers = (self.js_ticker, self.clock_ticker, self.object_ticker, self.camera_ticker)
         # frames closer than this in wall time are skipped (camera_max_wall_rate); the 0.8
         # leaves room for jitter so that at rtf 1 no frame is ever skipped
-        cap = params.camera_max_wall_rate
-        self._min_render_gap = 0.8 / cap if cap > 0 else 0.0
-        self._last_render = -float("inf")
+        self._camera_gate = WallGate(params.camera_max_wall_rate, slack=0.8)
+        self._clock_gate = WallGate(params.stream_max_wall_rate)
+        self._js_gate = WallGate(params.stream_max_wall_rate)
         self.skipped_frames = 0
+        self.gated = 0                      # /clock and joint_states messages not sent
         self._next_due = 0.0
         self.steps = 0
         self._last_lag_warning = -1e9
@@ -116,12 +145,23 @@ class SteppingLoop:
 
     def _publish_due(self, t: float) -> None:
         node = self.node
+        now = time.perf_counter()
         if self.clock_ticker.due(t):
-            node.publish_clock(t)
+            if self._clock_gate.open(now):
+                self._clock_gate.passed(now)
+                node.publish_clock(t)
+            else:
+                self.gated += 1
         if self.js_ticker.due(t):
+            publish = self._js_gate.open(now)
+            if publish:
+                self._js_gate.passed(now)
+            else:
+                self.gated += 1
             for robot in node.robots:
-                robot.publish_joint_states(t)
-                robot.poll_gripper()
+                if publish:
+                    robot.publish_joint_states(t)
+                robot.poll_gripper()          # a suction change is an event: never gated
         if node.objects is not None and self.object_ticker.due(t):
             node.objects.publish(t)
         if node.camera is not None and self.camera_ticker.due(t):
@@ -130,11 +170,11 @@ class SteppingLoop:
 
     def _publish_frame(self, t: float) -> None:
         now = time.perf_counter()
-        if now - self._last_render < self._min_render_gap:
+        if not self._camera_gate.open(now):
             self.skipped_frames += 1          # faster than real time: nobody could use this frame
             return
         if self.node.camera.publish(t):
-            self._last_render = now
+            self._camera_gate.passed(now)
 
     def run(self, stop: Callable[[], bool], max_steps: int | None = None) -> int:
         """Step until stop() or max_steps; return the total number of steps taken."""

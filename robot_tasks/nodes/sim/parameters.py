@@ -12,6 +12,8 @@
 | camera_width/height| 320/240 | image size in pixels                                           |
 | camera_max_wall_rate | 0.0   | at most this many frames per wall second (0 = no cap): faster  |
 |                    |         | than real time (rtf 0) frames are skipped, see below           |
+| stream_max_wall_rate | 150.0 | /clock and joint_states each at most this often per wall       |
+|                    |         | second (0 = no cap); binds only above 1.5x real time (loop.py) |
 | object_rate        | 10.0    | objects + object_markers per sim second; 0 = off               |
 | layout             | ""      | the scene's object layout ("" = its default; franka_pyramid:   |
 |                    |         | scattered or pyramid)                                          |
@@ -53,6 +55,7 @@ class SimParams:
     camera_height: int
     camera_max_wall_rate: float
     object_rate: float
+    stream_max_wall_rate: float
     gui: bool
     controller_state: bool = False
     pick_object: str = ""
@@ -93,6 +96,8 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         camera_max_wall_rate=rate("camera_max_wall_rate", 0.0, "camera frames per wall second at most; 0 = no cap",
                                   zero_allowed=True),
         object_rate=rate("object_rate", 10.0, "objects + markers per sim second; 0 = off", zero_allowed=True),
+        stream_max_wall_rate=rate("stream_max_wall_rate", 150.0, "/clock and joint_states per wall second "
+                                  "at most (binds only faster than real time); 0 = no cap", zero_allowed=True),
         gui=declare(node, "gui", False, "open PyBullet's own window (needs an X display); default headless"),
         controller_state=declare(node, "controller_state", False,
                                  "publish the controller states once per control step"),

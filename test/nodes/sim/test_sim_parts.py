@@ -121,12 +121,13 @@ class _CountingCamera:
 class _NodeStandIn:
     """What SteppingLoop reads of a SimNode, with a world that only counts time."""
 
-    def __init__(self, camera_rate: float, cap: float):
+    def __init__(self, camera_rate: float, cap: float, stream_rate: float = 0.0, stream_cap: float = 0.0):
         from types import SimpleNamespace
 
-        self.params = SimpleNamespace(joint_state_rate=0.0, clock_rate=0.0, object_rate=0.0,
+        self.params = SimpleNamespace(joint_state_rate=stream_rate, clock_rate=stream_rate, object_rate=0.0,
                                       camera_rate=camera_rate, camera_max_wall_rate=cap, real_time_factor=0.0,
-                                      controller_state=False)
+                                      stream_max_wall_rate=stream_cap, controller_state=False)
+        self.clocks = 0
         self.world = SimpleNamespace(time=0.0, time_step=1.0 / 240.0)
         self.world.step = lambda: setattr(self.world, "time", self.world.time + self.world.time_step)
         self.robots, self.objects, self.camera = [], None, _CountingCamera()
@@ -134,6 +135,55 @@ class _NodeStandIn:
 
     def ros_time(self) -> float:
         return self.world.time
+
+    def publish_clock(self, _t: float) -> None:
+        self.clocks += 1
+
+
+class _CountingRobot:
+    def __init__(self):
+        self.joint_states = self.polls = 0
+
+    def publish_joint_states(self, _t: float) -> None:
+        self.joint_states += 1
+
+    def poll_gripper(self) -> None:
+        self.polls += 1
+
+
+def test_stream_wall_cap_thins_clock_and_joint_states_faster_than_real_time_only():
+    import time
+
+    from robot_tasks.nodes.sim.loop import SteppingLoop
+
+    # 10 sim s at 100 Hz: 1000 of each uncapped; capped at 150 per wall second, about 150
+    # per wall second the stepping took -- but the gripper is still polled every tick
+    results = {}
+    for cap in (0.0, 150.0):
+        node = _NodeStandIn(0.0, 0.0, stream_rate=100.0, stream_cap=cap)
+        robot = _CountingRobot()
+        node.robots = [robot]
+        started = time.perf_counter()
+        loop = SteppingLoop(node)
+        loop.run(lambda: False, max_steps=2400)
+        results[cap] = (node.clocks, robot.joint_states, robot.polls, loop.gated, time.perf_counter() - started)
+    assert results[0.0][:4] == (1000, 1000, 1000, 0)
+    clocks, joint_states, polls, gated, wall = results[150.0]
+    assert wall < 1.0, "the stand-in should step 10 sim s far faster than real time"
+    assert 1 <= clocks <= 150 * wall + 2 and 1 <= joint_states <= 150 * wall + 2
+    assert polls == 1000 and gated == 2000 - clocks - joint_states
+
+
+def test_stream_wall_cap_drops_nothing_at_real_time():
+    from robot_tasks.nodes.sim.loop import WallGate
+
+    gate, passed, t = WallGate(150.0), 0, 0.0
+    for _ in range(500):                      # 100 Hz in wall time, with 2 ms of jitter
+        t += 0.010 + (0.002 if passed % 2 else -0.002)
+        if gate.open(t):
+            gate.passed(t)
+            passed += 1
+    assert passed == 500
 
 
 def test_camera_wall_cap_skips_frames_faster_than_real_time_only():
