@@ -12,6 +12,7 @@ import time
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
+from robot_tasks.tasks.world_view import detections_stamp
 
 from . import shared_board as board
 from .pyramid_view import PyramidError, free_cubes, rests_on, top_down_order, walk_labels
@@ -109,11 +110,15 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
     """Reserve the next cube of this robot's `walk` that is available and has nothing
     resting on it (as perception sees it now): RUNNING while there is none (the other
     robot holds what is left, or something still rests on it), SUCCESS with `cube`.
-    FAILURE when none has been free for `timeout` wall seconds while the shared board
-    stood still (no cube booked or placed by anyone: the other robot's progress restarts
-    the clock; 0 = wait forever), with the reason for every cube in the log: a wait that
-    cannot end (a cube the camera no longer sees) ends the robot's run instead of
-    hanging it.
+
+    Two waits end in FAILURE, told apart by `wait_reason` for the XML to branch on:
+    * `hidden`: an available cube has not been seen for `hidden_timeout` s of camera
+      time (0 = never): something hides it from the camera, often this robot's own arm
+      over its stack, so waiting where it is cannot end; the tree looks from elsewhere.
+    * `stalled`: no cube has been free for `timeout` wall seconds while the shared board
+      stood still (no cube booked or placed by anyone: the other robot's progress
+      restarts the clock; 0 = wait forever); the reason for every cube goes to the log,
+      so a wait that cannot end ends the robot's run instead of hanging it.
 
     Reading the states and writing `reserved:<robot>` happen in one tick, and ticks
     never interleave, so no cube is ever reserved twice."""
@@ -126,10 +131,14 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
                 InputPort("walk", str, description="this robot's order: ';'-separated indices into cubes"),
                 InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
                 InputPort("timeout", float, default=120.0, description="wall s to wait for a free cube; 0 = forever"),
-                OutputPort("cube", str, description="the reserved cube")]
+                InputPort("hidden_timeout", float, default=0.0,
+                          description="camera s an available cube may stay unseen before FAILURE 'hidden'; 0 = never"),
+                OutputPort("cube", str, description="the reserved cube"),
+                OutputPort("wait_reason", str, description="why the wait failed: hidden | stalled ('' on SUCCESS)")]
 
     def on_start(self):
         self._started, self._reported, self._states = time.monotonic(), None, None
+        self._hidden_since = None
         return self.on_running()
 
     def on_running(self):
@@ -143,7 +152,13 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
         if cube is not None:
             LOG.info("reserve: %s -> %s", robot, cube)
             self.set_output("cube", cube)
+            self._tell_why("")
             return SUCCESS
+        if self._hidden_too_long(walk, seen):
+            LOG.info("wait: %s cannot see a cube still to take for %.1f s (%s)", robot, self.get_input("hidden_timeout"),
+                     "; ".join(r for r in why_not_free(self.shared(), walk, seen) if r))
+            self._tell_why("hidden")
+            return FAILURE
         now, timeout = time.monotonic(), self.get_input("timeout")
         states = [board.cube_state(self.shared(), c) for c in walk]
         if states != self._states:           # the other robot got on: its cubes may free ours
@@ -151,12 +166,32 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
         if timeout > 0 and now - self._started >= timeout:
             LOG.warning("wait: %s found no free cube for %.0f s; giving up (%s)", robot, now - self._started,
                         "; ".join(r for r in why_not_free(self.shared(), walk, seen) if r))
+            self._tell_why("stalled")
             return FAILURE
         if self._reported is None or now - self._reported >= self.REPORT_PERIOD_S:
             self._reported = now
             LOG.info("wait: %s finds no free cube to reserve (%s)", robot,
                      "; ".join(r for r in why_not_free(self.shared(), walk, seen) if r))
         return RUNNING
+
+    def _tell_why(self, reason: str) -> None:
+        if "wait_reason" in self.config.output_ports:      # an optional output: only where the XML reads it
+            self.set_output("wait_reason", reason)
+
+    def _hidden_too_long(self, walk, seen) -> bool:
+        """True once some available cube of `walk` has gone unseen for `hidden_timeout`
+        s of the detections' own clock (their stamps: the same at any real-time factor)."""
+        limit = self.get_input("hidden_timeout")
+        unseen = [c for c in walk if board.cube_state(self.shared(), c) == board.AVAILABLE and c not in seen]
+        if limit <= 0 or not unseen:
+            self._hidden_since = None
+            return False
+        now = detections_stamp(self.get_input("detections", default=None))
+        if now is None:
+            now = time.monotonic()
+        if self._hidden_since is None:
+            self._hidden_since = now
+        return now - self._hidden_since >= limit
 
     def on_halted(self):
         pass

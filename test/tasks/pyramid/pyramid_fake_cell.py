@@ -54,6 +54,7 @@ class FakeCell:
     log: list[str] = field(default_factory=list)       # "panda_1 move approach", "panda_2 grasp red_cube" ...
     hooks: list = field(default_factory=list)          # fn(cell) after every tick (disturbances)
     failing: set = field(default_factory=set)          # (robot, MoveToPose name) that always fail
+    occluders: list = field(default_factory=list)      # fn(cell) -> cubes the camera cannot see now
 
     @classmethod
     def pyramid(cls, seed: int = 0) -> "FakeCell":
@@ -64,10 +65,11 @@ class FakeCell:
     # ---- what perception and joint_states would say ---------------------------------------
     def detections(self) -> dict:
         sec = int(self.time)
+        hidden = set().union(*(hide(self) for hide in self.occluders))
         objects = [{"label": n, "confidence": 0.95,
                     "pose": {"position": {"x": float(p[0]), "y": float(p[1]), "z": float(p[2])},
                              "orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0}},
-                    "size": {"x": SIZE, "y": SIZE, "z": SIZE}} for n, p in self.cubes.items()]
+                    "size": {"x": SIZE, "y": SIZE, "z": SIZE}} for n, p in self.cubes.items() if n not in hidden]
         return {"header": {"stamp": {"sec": sec, "nanosec": int(round((self.time - sec) * 1e9))}}, "objects": objects}
 
     def tool_pose(self, robot: str) -> dict:

@@ -135,6 +135,36 @@ def test_reserve_cube_gives_up_after_its_timeout_saying_why(caplog):
     assert "giving up (top placed:panda_1; m0 not seen)" in caplog.text
 
 
+def test_reserve_cube_fails_hidden_once_an_available_cube_is_unseen_for_hidden_timeout_camera_s():
+    """The wait for a cube the camera cannot see ends in FAILURE 'hidden' for the XML to
+    branch on, timed by the detections' stamps; seeing the cube again restarts the clock."""
+    from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus
+    from robot_tasks.tasks.pyramid import register_pyramid_nodes
+
+    factory = BehaviorTreeFactory()
+    register_pyramid_nodes(factory)
+    xml = """<root BTCPP_format="4"><BehaviorTree ID="T">
+      <ReserveCube robot="panda_2" cubes="{@cubes}" walk="0;1" detections="{detections}" cube="{cube}"
+                   hidden_timeout="2.0" wait_reason="{why}"/></BehaviorTree></root>"""
+    shared = Blackboard()
+    shared.set("cubes", ["top", "m0"])
+    board.mark_placed(SharedBoard(shared), "top", "panda_1")
+    local = Blackboard(parent=shared)
+    tree = factory.create_tree_from_text(xml, local)
+    m0_under = {"label": "m0", "pose": {"position": {"x": 0.5, "y": 0.0, "z": 0.65}}}
+    on_m0 = {"label": "other", "pose": {"position": {"x": 0.5, "y": 0.0, "z": 0.70}}}
+
+    def tick(t, objects):
+        local.set("detections", {"header": {"stamp": {"sec": t, "nanosec": 0}}, "objects": objects})
+        return tree.tick_exactly_once()
+
+    assert [tick(t, []) for t in (10, 11)] == [NodeStatus.RUNNING] * 2          # m0 unseen for 1 s
+    assert tick(12, [m0_under, on_m0]) is NodeStatus.RUNNING                   # seen (under another): clock reset
+    assert [tick(t, []) for t in (13, 14)] == [NodeStatus.RUNNING] * 2
+    assert tick(15, []) is NodeStatus.FAILURE and local.get("why") == "hidden"
+    assert tick(16, [m0_under]) is NodeStatus.SUCCESS and local.get("cube") == "m0" and local.get("why") == ""
+
+
 class SharedBoard:
     """The shared board's keys as a root blackboard holds them (what SharedView writes)."""
 

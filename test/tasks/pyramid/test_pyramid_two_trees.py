@@ -225,3 +225,36 @@ def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     assert board.get("placed_panda_2") == 3 and board.get("done_panda_2")
     assert board.get("placed_panda_1") == 0 and board.get("center_owner") == ""
     assert cell.log.count("panda_1 failed grasp_down") == 12                 # KeepTrying's max_attempts
+
+
+def _panda_2_over_its_stack_hides_the_near_bottom_cubes(cell):
+    """What the sim's camera shows (measured in PyBullet): panda_2's fingers, at the
+    retract pose over its stack, hide about half of the bottom cube nearest to it; here
+    they hide it, and its neighbour, whole."""
+    tool = cell.arms["panda_2"].tool
+    if np.hypot(tool[0] - GOALS["panda_2"][0], tool[1] - GOALS["panda_2"][1]) > 0.03 or tool[2] < 0.9:
+        return set()
+    held = {a.holding for a in cell.arms.values()}
+    return {n for n, p in cell.cubes.items() if n not in held and p[2] < TABLE_Z + SIZE and p[0] > 0.49
+            and abs(p[1]) < 0.1}
+
+
+def test_a_robot_whose_arm_hides_the_cube_it_waits_for_looks_from_home():
+    cell, shared, trees = two_robot_cell(3)
+    cell.occluders.append(_panda_2_over_its_stack_hides_the_near_bottom_cubes)
+    referee = Referee(cell, shared, trees)
+    status = {r: NodeStatus.RUNNING for r in trees}
+    for _ in range(20000):
+        for robot in trees:
+            if status[robot] is NodeStatus.RUNNING:
+                status[robot] = trees[robot].tick_exactly_once()
+                referee.check()
+        cell.after_tick()
+        if all(s is not NodeStatus.RUNNING for s in status.values()):
+            break
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    assert "panda_2 move home_to_look" in cell.log            # it left its stack to see the cube
+    looked = cell.log.index("panda_2 move home_to_look")
+    assert any(line.startswith("panda_2 grasp") for line in cell.log[looked:])
+    for robot, goal in GOALS.items():
+        assert len(stack_at(cell, goal)[0]) == 3
