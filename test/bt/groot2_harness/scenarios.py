@@ -125,43 +125,21 @@ def describe(reply, kind, uuids):
 describe.last_id = None
 
 
-def run(name, side_class, attempts=3):
-    """The transcript of scenario `name` against a tree side class (OurSide/OracleSide).
-
-    A heartbeat scenario assumes the client's first request comes well inside the
-    heartbeat after connecting; on a loaded machine the client can stall longer than
-    that, the publisher then sees the heartbeat lost and regained around the hook
-    insertion, and the session is not the one scripted. Such a run is measured (the
-    gap between the two replies) and run again, up to `attempts` times.
-    """
-    heartbeat_s = HEARTBEAT_S.get(name)
-    for _ in range(attempts):
-        transcript, first_gap_s = _run_once(name, side_class, heartbeat_s or 5.0)
-        if heartbeat_s is None or first_gap_s < heartbeat_s / 2:
-            return transcript
-    raise RuntimeError(f"scenario {name}: the first request came {first_gap_s:.2f} s after connecting in each of "
-                       f"{attempts} runs (heartbeat {heartbeat_s} s): the machine is too loaded to script it")
-
-
-def _run_once(name, side_class, heartbeat_s):
-    """One session: the transcript, and the wall time from the connection's reply to the first step's."""
+def run(name, side_class):
+    """The transcript of scenario `name` against a tree side class (OurSide/OracleSide)."""
     port = free_port_pair()
-    side = side_class(TREES.get(name, TREE), LEAVES, port, heartbeat_s=heartbeat_s)
+    side = side_class(TREES.get(name, TREE), LEAVES, port, heartbeat_s=HEARTBEAT_S.get(name, 5.0))
     client = Groot2Client(port)
     transcript, uuids = [], []
-    first_gap_s = None
     try:
         client.wait_connected()
-        connected_at = time.monotonic()
         time.sleep(0.2)  # let the SUB connection settle (PUB drops messages before that)
         for step in SCENARIOS[name]:
             transcript.append([_label(step), _run_step(step, side, client, uuids)])
-            if first_gap_s is None:
-                first_gap_s = time.monotonic() - connected_at
     finally:
         client.close()
         side.close()
-    return transcript, first_gap_s
+    return transcript
 
 
 def _label(step):
