@@ -108,6 +108,22 @@ def run_interleaved(seed, max_ticks=20000):
     return cell, shared, trees, status, referee
 
 
+def run_in_fixed_order(cell, shared, trees, max_ticks=20000):
+    """Tick the running trees in dict order, the referee checking after every tick,
+    until none runs; their statuses."""
+    referee = Referee(cell, shared, trees)
+    status = {r: NodeStatus.RUNNING for r in trees}
+    for _ in range(max_ticks):
+        for robot in trees:
+            if status[robot] is NodeStatus.RUNNING:
+                status[robot] = trees[robot].tick_exactly_once()
+                referee.check()
+        cell.after_tick()
+        if all(s is not NodeStatus.RUNNING for s in status.values()):
+            break
+    return status
+
+
 def stack_at(cell, goal):
     on_goal = [(p[2], n) for n, p in cell.cubes.items() if np.hypot(p[0] - goal[0], p[1] - goal[1]) < 0.01]
     return [n for _z, n in sorted(on_goal)], sorted(z for z, _n in on_goal)
@@ -195,16 +211,7 @@ def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
         dragged["cube"] = cube
 
     cell.hooks.append(drag_on_second_approach)
-    referee = Referee(cell, shared, trees)
-    status = {r: NodeStatus.RUNNING for r in trees}
-    for _ in range(20000):
-        for robot in trees:
-            if status[robot] is NodeStatus.RUNNING:
-                status[robot] = trees[robot].tick_exactly_once()
-                referee.check()
-        cell.after_tick()
-        if all(s is not NodeStatus.RUNNING for s in status.values()):
-            break
+    status = run_in_fixed_order(cell, shared, trees)
     assert dragged, "the drag never happened"
     assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
     log = cell.log
@@ -242,16 +249,7 @@ def _panda_2_over_its_stack_hides_the_near_bottom_cubes(cell):
 def test_a_robot_whose_arm_hides_the_cube_it_waits_for_looks_from_home():
     cell, shared, trees = two_robot_cell(3)
     cell.occluders.append(_panda_2_over_its_stack_hides_the_near_bottom_cubes)
-    referee = Referee(cell, shared, trees)
-    status = {r: NodeStatus.RUNNING for r in trees}
-    for _ in range(20000):
-        for robot in trees:
-            if status[robot] is NodeStatus.RUNNING:
-                status[robot] = trees[robot].tick_exactly_once()
-                referee.check()
-        cell.after_tick()
-        if all(s is not NodeStatus.RUNNING for s in status.values()):
-            break
+    status = run_in_fixed_order(cell, shared, trees)
     assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
     assert "panda_2 move home_to_look" in cell.log            # it left its stack to see the cube
     looked = cell.log.index("panda_2 move home_to_look")
