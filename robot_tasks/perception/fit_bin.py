@@ -7,7 +7,14 @@ height covering the whole outline. So the test looks only at the middle of the o
 top height, the closed side faces up.
 
 Pose: the smallest rectangle around the top-height points (the rim ring or the closed
-face) gives the centre and the yaw; z is the top height minus half the bin's height.
+face) gives the centre and the yaw; the centre lies half the bin's height below the top.
+
+A bin that came to rest tilted (one end on the conveyor's stop, say) is measured in the
+frame of its own top face: the largest near-level plane in its points (plane.py) gives
+the face's normal, and "height" becomes the distance along that normal. Everything
+above then works unchanged in that frame, and the detection's orientation carries the
+tilt (its z axis is the normal of the face that is up). A bin within `LEVEL_TILT` of
+level is measured in the world frame, as a flat bin always was.
 """
 from __future__ import annotations
 
@@ -19,22 +26,44 @@ from robot_tasks.perception.catalog import ObjectSpec
 from robot_tasks.perception.detection import Detection
 from robot_tasks.perception.fit_common import (expected_pixels, fold_angle, hidden_sides,
                                                recenter_hidden, size_score, top_layer)
-from robot_tasks.perception.geometry import min_area_rectangle, quat_from_yaw
+from robot_tasks.perception.geometry import min_area_rectangle, quat_from_matrix, quat_from_yaw
+from robot_tasks.perception.plane import dominant_plane
 from robot_tasks.perception.segment import Segment
 
 SIZE_TOLERANCE = 0.25
 MIN_TOP_PIXELS = 30
 INNER = 0.25                # the inner region spans +-INNER of each side length from the centre
 CLOSED_SHARE = 0.5          # share of inner points at the top height that means "closed face up"
+LEVEL_TILT = math.radians(3.0)    # a face closer to level than this is measured in the world frame
+MAX_TILT = math.radians(35.0)     # steeper planes are walls, not the face that is up
+
+
+def face_frame(points: np.ndarray) -> np.ndarray:
+    """Rows u, v, n: the frame the bin is measured in (identity for a level bin).
+
+    n is the normal of the blob's dominant near-level plane; u is world x laid into that
+    plane, v = n x u. Local coordinates are ``points @ frame.T``, world ones ``local @ frame``.
+    """
+    plane = dominant_plane(points, MAX_TILT)
+    if plane is None or plane.tilt < LEVEL_TILT:
+        return np.eye(3)
+    n = plane.normal
+    u = np.array([1.0, 0.0, 0.0]) - n[0] * n
+    u /= np.linalg.norm(u)
+    return np.vstack([u, np.cross(n, u), n])
 
 
 def fit_bin(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Detection | None:
     """A Detection for ``spec`` if the blob is a bin of about its size, else None."""
     length, width, height = spec.size
-    top, z_top = top_layer(seg, tolerance=max(0.01, 0.08 * height))
+    frame = face_frame(seg.points)
+    level = bool(np.array_equal(frame, np.eye(3)))
+    local = seg.points @ frame.T
+    # the top layer along the face's normal (world z for a level bin)
+    top, h_top = top_layer(seg, tolerance=max(0.01, 0.08 * height), heights=local[:, 2])
     if int(top.sum()) < MIN_TOP_PIXELS:
         return None
-    xy_top = seg.points[top, :2]
+    xy_top = local[top, :2]
     pad = seg.footprint(top)
     rect = min_area_rectangle(xy_top, pad=pad, trim=0.002)
     long_axis = 0 if rect.extents[0] >= rect.extents[1] else 1
@@ -43,8 +72,8 @@ def fit_bin(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Det
     center, extents, corrected = recenter_hidden(rect, xy_top, sides, nominal, pad)
 
     # Inside the outline, away from the walls: closed face (top height) or the floor?
-    local = (seg.points[:, :2] - center) @ rect.axes().T
-    inner = (np.abs(local[:, 0]) < INNER * extents[0]) & (np.abs(local[:, 1]) < INNER * extents[1])
+    in_rect = (local[:, :2] - center) @ rect.axes().T
+    inner = (np.abs(in_rect[:, 0]) < INNER * extents[0]) & (np.abs(in_rect[:, 1]) < INNER * extents[1])
     if int(inner.sum()) < 5:
         return None
     closed_share = float(top[inner].mean())
@@ -54,7 +83,7 @@ def fit_bin(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Det
     for axis in range(2):
         if not corrected[axis]:
             score *= size_score(extents[axis], nominal[axis], SIZE_TOLERANCE)
-    seen = seg.pixel_count / max(expected_pixels(length * width, seg), 1.0)
+    seen = seg.pixel_count / max(expected_pixels(length * width, seg, normal=tuple(frame[2])), 1.0)
     # A clear-cut inner region (all top or all floor) is a confident up/down call.
     decisiveness = 0.5 + abs(closed_share - 0.5)
     confidence = score * min(seen, 1.0) * decisiveness
@@ -62,12 +91,18 @@ def fit_bin(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Det
         return None
     yaw = fold_angle(rect.yaw + (math.pi / 2 if long_axis == 1 else 0.0), math.pi)
     measured_height = height
-    if support_height is not None and abs((z_top - support_height) - height) < 0.3 * height:
-        measured_height = z_top - support_height
+    if level and support_height is not None and abs((h_top - support_height) - height) < 0.3 * height:
+        measured_height = h_top - support_height
+    position = np.array([center[0], center[1], h_top - height / 2.0]) @ frame
+    if level:
+        orientation = quat_from_yaw(yaw)
+    else:
+        c, s = math.cos(yaw), math.sin(yaw)
+        orientation = quat_from_matrix(frame.T @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]))
     return Detection(
         label=spec.label,
-        position=(float(center[0]), float(center[1]), z_top - height / 2.0),
-        orientation=quat_from_yaw(yaw),
+        position=(float(position[0]), float(position[1]), float(position[2])),
+        orientation=orientation,
         size=(float(extents[long_axis]), float(extents[1 - long_axis]), float(measured_height)),
         confidence=float(confidence),
         pixel_count=seg.pixel_count,

@@ -12,13 +12,14 @@ from robot_tasks.perception.segment import Segment
 HIDDEN_SIDE_SHARE = 0.3
 
 
-def top_layer(seg: Segment, tolerance: float) -> tuple[np.ndarray, float]:
+def top_layer(seg: Segment, tolerance: float, heights: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Pixels within ``tolerance`` metres below the blob's highest surface, and its height.
 
     The highest surface is found from the 98th percentile of z rather than the maximum,
-    so a few stray points cannot lift it.
+    so a few stray points cannot lift it. ``heights`` replaces world z, e.g. distances
+    along a tilted face's normal.
     """
-    z = seg.points[:, 2]
+    z = seg.points[:, 2] if heights is None else heights
     z_hi = float(np.quantile(z, 0.98))
     keep = z >= z_hi - tolerance
     return keep, float(np.median(z[keep]))

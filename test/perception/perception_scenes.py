@@ -67,8 +67,12 @@ class TableScene:
         return self.add_box(f"{color}_cube", color, [CUBE / 2] * 3, xy, yaw, z)
 
     def add_open_bin(self, name: str, color: str, size, xy, yaw: float = 0.0,
-                     upside_down: bool = False, wall: float = 0.01) -> int:
-        """An open-top bin (floor + 4 walls, one compound body, origin at its centre)."""
+                     upside_down: bool = False, wall: float = 0.01, pitch: float = 0.0,
+                     z: float | None = None) -> int:
+        """An open-top bin (floor + 4 walls, one compound body, origin at its centre).
+
+        ``pitch`` tilts it about its own y axis (after the flip); with a tilt give ``z``, as
+        the bin is held where it is put (these scenes are rendered, never stepped)."""
         cid = self.client
         sx, sy, sz = (s / 2 for s in size)
         boxes = [((sx, sy, wall / 2), (0, 0, -sz + wall / 2)),
@@ -82,8 +86,9 @@ class TableScene:
                                           collisionFramePositions=offsets, physicsClientId=cid)
         vis = p.createVisualShapeArray([p.GEOM_BOX] * 5, halfExtents=halves, visualFramePositions=offsets,
                                        rgbaColors=[list(RGBA[color])] * 5, physicsClientId=cid)
-        orn = p.getQuaternionFromEuler([math.pi if upside_down else 0.0, 0, yaw])
-        body = p.createMultiBody(1.0, col, vis, [xy[0], xy[1], TABLE_TOP + sz], orn, physicsClientId=cid)
+        orn = p.getQuaternionFromEuler([math.pi if upside_down else 0.0, pitch, yaw])
+        z = TABLE_TOP + sz if z is None else z
+        body = p.createMultiBody(1.0, col, vis, [xy[0], xy[1], z], orn, physicsClientId=cid)
         self.bodies[name] = body
         return body
 

@@ -1,7 +1,9 @@
 """Bins as perception reports them, and the questions the task asks about them.
 
 A detection (robot_tasks_interfaces/DetectedObject as a dict, or the message) gives a
-bin's centre, its yaw and `orientation_class` ("upright" / "upside_down"). From a list
+bin's centre, its orientation and `orientation_class` ("upright" / "upside_down"). The
+orientation's z axis is the normal of the face that looks up: straight up for a bin lying
+flat, tipped for one that came to rest tilted (on the conveyor's stop, say). From a list
 of them: is a bin waiting at the conveyor's end (`bin_at_pickup`), and is a pallet slot
 already taken (`slot_taken`)? No ROS import; nothing here reads the simulator.
 """
@@ -14,7 +16,7 @@ from typing import Any
 from robot_tasks.tasks.world_view import WorldViewError, detection_list, field_of, xyz_of, yaw_from_quaternion
 
 from .cell import Cell
-from .tool import fold_yaw
+from .tool import fold_yaw, z_axis
 
 UPSIDE_DOWN = "upside_down"
 
@@ -26,6 +28,12 @@ class SeenBin:
     upside_down: bool
     confidence: float = 1.0
     footprint: tuple[float, float] | None = None   # (length, width) seen [m]; None = the nominal bin
+    up: tuple[float, float, float] = (0.0, 0.0, 1.0)  # normal of the face that looks up
+
+    @property
+    def tilt(self) -> float:
+        """How far the bin lies from flat [rad]."""
+        return math.acos(max(-1.0, min(1.0, self.up[2])))
 
 
 def seen_bins(detections: Any) -> list[SeenBin]:
@@ -44,14 +52,29 @@ def seen_bins(detections: Any) -> list[SeenBin]:
             raise WorldViewError("detection of a bin without a pose")
         position = xyz_of(field_of(pose, "position"), "bin pose.position")
         o = field_of(pose, "orientation")
-        yaw = yaw_from_quaternion(*(float(field_of(o, k, 1.0 if k == "w" else 0.0)) for k in "xyzw")) if o else 0.0
+        q = tuple(float(field_of(o, k, 1.0 if k == "w" else 0.0)) for k in "xyzw") if o else (0.0, 0.0, 0.0, 1.0)
+        yaw = yaw_from_quaternion(*q)
+        up = _up_normal(q)
         size = field_of(det, "size")
         footprint = (float(field_of(size, "x", 0.0)), float(field_of(size, "y", 0.0))) if size is not None else None
         if footprint is not None and not (all(math.isfinite(v) for v in footprint) and min(footprint) > 0):
             footprint = None
         found.append(SeenBin(position, fold_yaw(yaw), field_of(det, "orientation_class") == UPSIDE_DOWN,
-                             float(field_of(det, "confidence", 1.0)), footprint))
+                             float(field_of(det, "confidence", 1.0)), footprint, up))
     return found
+
+
+def _up_normal(q) -> tuple[float, float, float]:
+    """The orientation's z axis turned to point up (a body frame of an upside-down bin has
+    it pointing down; the face that is up is then its bottom); level when there is no such
+    face: a zero or non-finite quaternion, or a z axis near the horizon."""
+    norm = math.sqrt(sum(v * v for v in q))
+    if not (math.isfinite(norm) and norm > 0):
+        return (0.0, 0.0, 1.0)
+    up = z_axis(tuple(v / norm for v in q))
+    if abs(up[2]) < 0.1:
+        return (0.0, 0.0, 1.0)
+    return up if up[2] > 0 else (-up[0], -up[1], -up[2])
 
 
 def bin_at_pickup(bins: list[SeenBin], cell: Cell) -> SeenBin | None:

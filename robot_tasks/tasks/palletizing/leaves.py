@@ -19,6 +19,7 @@ XML (after a placement, and past a slot found taken), so Groot2 shows it.
 from __future__ import annotations
 
 import logging
+import math
 
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
@@ -31,6 +32,7 @@ from robot_tasks.tasks.world_view import WorldViewError
 LOG = logging.getLogger("robot_tasks.tasks.palletizing")
 SUCCESS, FAILURE = NodeStatus.SUCCESS, NodeStatus.FAILURE
 CELL = DEFAULT_CELL
+TILTED = math.radians(3.0)     # a bin further from flat than this is said to lie tilted in the log
 
 
 def _detections_port():
@@ -59,7 +61,8 @@ class _BinLeaf:
 class LocateBinAtPickup(_BinLeaf, SyncActionNode):
     """SUCCESS when perception sees a bin at the conveyor's end; FAILURE when none waits there.
 
-    Writes where to reach (a vertical corridor onto the face that is up) and `needs_flip`:
+    Writes where to reach (a corridor onto the face that is up: vertical for a flat bin,
+    along the face's normal for one that lies tilted) and `needs_flip`:
     true when the bin lies upside down, which sends it to the flip station first. The lift
     after the grip is short for a flip (the jig is near and low) and high otherwise."""
 
@@ -79,14 +82,16 @@ class LocateBinAtPickup(_BinLeaf, SyncActionNode):
             return FAILURE
         flip = found.upside_down
         lift = self.get_input("lift_for_flip" if flip else "lift_for_place")
-        poses = tg.pick_targets(found.position, found.yaw, flip, CELL, lift)
+        poses = tg.pick_targets(found.position, found.yaw, flip, CELL, lift, up=found.up)
         self.set_output("needs_flip", flip)
         self.set_output("above_pose", poses.above)
         self.set_output("grip_pose", poses.grip)
         self.set_output("lift_pose", poses.lift)
         x, y, z = found.position
-        LOG.info("pickup: bin at (%.3f, %.3f, %.3f) %s", x, y, z,
-                 "upside down -> flip station" if flip else "upright -> pallet")
+        tilted = f", tilted {math.degrees(found.tilt):.0f} deg: reaching along its face's normal" \
+            if found.tilt > TILTED else ""
+        LOG.info("pickup: bin at (%.3f, %.3f, %.3f) %s%s", x, y, z,
+                 "upside down -> flip station" if flip else "upright -> pallet", tilted)
         return SUCCESS
 
 

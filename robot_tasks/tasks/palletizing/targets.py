@@ -22,10 +22,11 @@ Poses are dicts {x, y, z, qx, qy, qz, qw}, what MoveToPose's `pose` port reads.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .cell import Cell
-from .tool import Quat, cup_along_y, cup_down
+from .tool import Quat, cup_along_y, cup_down, cup_onto
 
 PRESS = 0.004            # m past the face, so the cup touches
 RELEASE_GAP = 0.005      # m between a carried bin's bottom and the surface it is let go over
@@ -50,13 +51,22 @@ class PickTargets:
     lift: dict           # straight up after the grip
 
 
-def pick_targets(center, yaw: float, upside_down: bool, cell: Cell, lift: float) -> PickTargets:
-    """Reach straight down onto the bin's floor: inside it if upright, its outside if upside down."""
+def pick_targets(center, yaw: float, upside_down: bool, cell: Cell, lift: float,
+                 up=(0.0, 0.0, 1.0)) -> PickTargets:
+    """Reach onto the bin's floor: inside it if upright, its outside if upside down.
+
+    `up` is the normal of the bin's face that looks up. Flat, the corridor is vertical; a
+    bin lying tilted is approached along its normal, so the cup sits square on the floor
+    and the bin hangs from the tool exactly as a flat one would. The lift is straight up
+    with the cup turned down again: the bin levels out as it comes off whatever it leans on.
+    """
     b = cell.bin
-    face_z = center[2] + b.height / 2 if upside_down else center[2] - b.height / 2 + b.wall
-    q = cup_down(yaw)
-    grip = (center[0], center[1], face_z - PRESS)
-    return PickTargets(pose(_plus(grip, (0, 0, ABOVE)), q), pose(grip, q), pose(_plus(grip, (0, 0, lift)), q))
+    n = tuple(float(v) / math.sqrt(sum(u * u for u in up)) for v in up)
+    depth = -b.height / 2 if upside_down else b.height / 2 - b.wall     # centre -> face, against n
+    grip = tuple(c - (depth + PRESS) * k for c, k in zip(center, n))
+    q = cup_onto(n, yaw)
+    above = tuple(g + ABOVE * k for g, k in zip(grip, n))
+    return PickTargets(pose(above, q), pose(grip, q), pose(_plus(grip, (0, 0, lift)), cup_down(yaw)))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ import pytest
 
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 from robot_tasks.tasks.palletizing import targets as tg
-from robot_tasks.tasks.palletizing.tool import cup_along_y, cup_direction, cup_down, fold_yaw
+from robot_tasks.perception.geometry import matrix_from_quat
+from robot_tasks.tasks.palletizing.tool import cup_along_y, cup_direction, cup_down, cup_onto, fold_yaw
 
 
 def xyz(pose):
@@ -70,6 +71,35 @@ def test_pick_reaches_the_face_that_is_up_through_a_vertical_corridor(upside_dow
     assert grip == pytest.approx([0.298, 0.8, 0.61 + face_offset - tg.PRESS])
     assert above - grip == pytest.approx([0, 0, tg.ABOVE]) and lift - grip == pytest.approx([0, 0, 0.3])
     assert quat(t.grip) == pytest.approx(cup_down(0.1))
+
+
+@pytest.mark.parametrize("upside_down", [False, True], ids=["upright", "upside_down"])
+def test_pick_of_a_tilted_bin_comes_in_along_its_face_normal(upside_down):
+    """A bin leaning 16 deg with its front on the conveyor's stop: the cup sits square on
+    the face that is up, the corridor runs along the face's normal, the lift is straight up
+    with the cup turned down again."""
+    tilt = math.radians(16.0)
+    up = (-math.sin(tilt), 0.0, math.cos(tilt))          # front (+x) end raised
+    center = np.array([0.318, 0.80, 0.649])
+    t = tg.pick_targets(tuple(center), 0.05, upside_down, CELL, lift=0.3, up=up)
+    grip, above, lift = xyz(t.grip), xyz(t.above), xyz(t.lift)
+    depth = CELL.bin.height / 2 if upside_down else -(CELL.bin.height / 2 - CELL.bin.wall)
+    assert grip == pytest.approx(center + (depth - tg.PRESS) * np.asarray(up))
+    assert above - grip == pytest.approx(tg.ABOVE * np.asarray(up))
+    assert cup_direction(quat(t.grip)) == pytest.approx(-np.asarray(up), abs=1e-9)
+    assert quat(t.above) == pytest.approx(quat(t.grip))
+    assert lift - grip == pytest.approx([0, 0, 0.3]) and quat(t.lift) == pytest.approx(cup_down(0.05))
+    # the cup's x axis stays the bin's long axis, laid into the tilted face
+    x_axis = matrix_from_quat(quat(t.grip))[:, 0]
+    assert abs(float(x_axis @ np.asarray(up))) < 1e-9
+    assert math.atan2(x_axis[1], x_axis[0]) == pytest.approx(0.05, abs=0.01)
+
+
+def test_cup_onto_a_level_face_is_cup_down_and_a_face_looking_down_is_refused():
+    assert cup_onto((0, 0, 2.0), 0.4) == pytest.approx(cup_down(0.4))
+    for bad in ((0, 0, -1), (1, 0, 0), (0, 0, 0), (math.nan, 0, 1)):
+        with pytest.raises(ValueError):
+            cup_onto(bad)
 
 
 def test_flip_station_two_quarter_turns():

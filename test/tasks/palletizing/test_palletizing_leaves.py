@@ -90,6 +90,34 @@ def test_seen_bins_reads_yaw_and_up_side():
     assert slot_taken(seen_bins([detection(x + 0.03, y, z - 0.10)]), CELL, 5)    # height misjudged: still taken
 
 
+def test_seen_bins_reads_the_tilt_of_the_face_that_is_up():
+    """Perception gives a tilted bin's orientation with z along the normal of its face
+    that is up; a body frame of an upside-down bin (z pointing down) means the same face."""
+    tilt = math.radians(16.0)
+    leaning = (0.0, -math.sin(tilt / 2), 0.0, math.cos(tilt / 2))        # front end raised
+    body_flipped = (math.cos(tilt / 2), 0.0, math.sin(tilt / 2), 0.0)    # leaning * flip about x: z down
+    for q in (leaning, body_flipped):
+        (seen,) = seen_bins([detection(0.32, 0.8, 0.649, "upside_down", q)])
+        assert seen.up == pytest.approx((-math.sin(tilt), 0.0, math.cos(tilt)), abs=1e-9)
+        assert seen.tilt == pytest.approx(tilt)
+    for q in ((0.0, 0.0, 0.0, 0.0), (math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))):   # no face up: level
+        assert seen_bins([detection(0.3, 0.8, 0.61, q=q)])[0].up == (0.0, 0.0, 1.0)
+
+
+def test_locate_bin_reaches_a_tilted_bin_along_its_normal(caplog):
+    tilt = math.radians(16.0)
+    leaning = (0.0, -math.sin(tilt / 2), 0.0, math.cos(tilt / 2))
+    t = tree(LOCATE, detections=[detection(0.32, 0.8, 0.649, "upside_down", leaning)])
+    with caplog.at_level("INFO", logger="robot_tasks.tasks.palletizing"):
+        assert t.tick_once() == NodeStatus.SUCCESS
+    bb = t.root_blackboard
+    above, grip = bb.get("above"), bb.get("grip")
+    direction = [above[k] - grip[k] for k in "xyz"]
+    assert direction[0] < -0.03 and direction[1] == pytest.approx(0.0, abs=1e-9)   # leans back with the face
+    assert "tilted 16 deg" in caplog.text
+    assert bb.get("needs_flip") is True
+
+
 def test_overlap_depth_of_rectangles():
     assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0.32, 0), 0.0, (0.3, 0.2)) == pytest.approx(-0.02)
     assert overlap_depth((0, 0), 0.0, (0.3, 0.2), (0.10, 0), 0.0, (0.3, 0.2)) == pytest.approx(0.20)

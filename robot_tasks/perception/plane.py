@@ -1,0 +1,79 @@
+"""The largest flat face in a blob's points, found by RANSAC.
+
+A box that lies tilted (one end on a ledge, leaning on a neighbour) shows its top face
+as a sloping plane. Its height band -- the points within a centimetre of the highest one,
+which is how a level face is found -- then holds only a strip along the high edge, far
+too small for the box's outline. Knowing the face's plane first lets a fitter measure
+heights along the face's normal instead of world z, and the face is whole again.
+
+RANSAC (random sample consensus): pick three points at random, take the plane through
+them, count the points within a few millimetres of it; the plane with the most such
+inliers wins, and a least-squares fit to its inliers refines it. Seen from above, a
+box's largest faces are its top and, if open, its floor -- both parallel -- while its
+walls are steep; so only planes within `max_tilt` of level are candidates. The random
+samples come from a fixed seed: the same image always gives the same answer.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_SAMPLE_POINTS = 2000      # a subsample is enough to find the plane and keeps it cheap
+ITERATIONS = 64
+
+
+@dataclass(frozen=True)
+class Plane:
+    normal: np.ndarray          # unit vector, pointing up (positive world z)
+    offset: float               # normal . p for points p on the plane
+    inliers: int                # points of the subsample within the threshold
+
+    @property
+    def tilt(self) -> float:
+        """Angle between the plane and level ground [rad]."""
+        return math.acos(min(1.0, float(self.normal[2])))
+
+
+def _refined_normal(points: np.ndarray) -> np.ndarray:
+    """Least-squares plane normal through ``points`` (the smallest principal axis), pointing up."""
+    centred = points - points.mean(axis=0)
+    normal = np.linalg.svd(centred, full_matrices=False)[2][-1]
+    return normal if normal[2] >= 0 else -normal
+
+
+def dominant_plane(points: np.ndarray, max_tilt: float, threshold: float = 0.004,
+                   seed: int = 0) -> Plane | None:
+    """The near-level plane holding the most of ``points`` (N x 3, metres), or None.
+
+    ``max_tilt`` [rad] bounds how far from level a candidate may be; ``threshold`` is the
+    inlier distance. None when fewer than three points or no candidate qualifies.
+    """
+    if len(points) < 3:
+        return None
+    rng = np.random.default_rng(seed)
+    if len(points) > MAX_SAMPLE_POINTS:
+        points = points[rng.choice(len(points), MAX_SAMPLE_POINTS, replace=False)]
+    min_up = math.cos(max_tilt)
+    best_count, best_mask = 0, None
+    for _ in range(ITERATIONS):
+        a, b, c = points[rng.choice(len(points), 3, replace=False)]
+        normal = np.cross(b - a, c - a)
+        length = float(np.linalg.norm(normal))
+        if length < 1e-9:
+            continue
+        normal = normal / length
+        if abs(normal[2]) < min_up:
+            continue
+        mask = np.abs((points - a) @ normal) < threshold
+        count = int(mask.sum())
+        if count > best_count:
+            best_count, best_mask = count, mask
+    if best_mask is None or best_count < 3:
+        return None
+    inliers = points[best_mask]
+    normal = _refined_normal(inliers)
+    if normal[2] < min_up:
+        return None
+    return Plane(normal, float(inliers.mean(axis=0) @ normal), best_count)
