@@ -30,9 +30,10 @@ class Detection:
     label        catalogue name, e.g. ``red_cube``, ``banana``, ``bowl``, ``bin``.
     position     (x, y, z) world metres of the object's centre: the centre of its
                  bounding box in its own frame (for a cube or bin that is its centroid).
-    orientation  (x, y, z, w) world quaternion. Cubes and bins: yaw about world z only,
-                 assuming they rest flat; a cube's yaw is folded into [-45, 45) degrees and
-                 a bin's into [-90, 90) (their symmetries). Banana: x along its length,
+    orientation  (x, y, z, w) world quaternion. Cubes: yaw about world z only, assuming
+                 they rest flat, folded into [-45, 45) degrees (their symmetry). Bins: yaw
+                 folded into [-90, 90), and a bin lying tilted more than 3 degrees also
+                 carries its tilt: the z axis is then the normal of its face that is up. Banana: x along its length,
                  yaw folded into [-90, 90). Bowl: identity (round).
     size         (x, y, z) metres along the object's own axes, as measured (falls back to
                  the catalogue size for an axis that is hidden or cut off).
