@@ -33,8 +33,8 @@ class Detection:
     orientation  (x, y, z, w) world quaternion. Cubes: yaw about world z only, assuming
                  they rest flat, folded into [-45, 45) degrees (their symmetry). Bins: yaw
                  folded into [-90, 90), and a bin lying tilted more than 3 degrees also
-                 carries its tilt: the z axis is then the normal of its face that is up. Banana: x along its length,
-                 yaw folded into [-90, 90). Bowl: identity (round).
+                 carries its tilt: the z axis is then the normal of its face that is up.
+                 Banana: x along its length, yaw folded into [-90, 90). Bowl: identity (round).
     size         (x, y, z) metres along the object's own axes, as measured (falls back to
                  the catalogue size for an axis that is hidden or cut off).
     confidence   0..1: how much of the expected surface was seen times how well the

@@ -56,22 +56,22 @@ def dominant_plane(points: np.ndarray, max_tilt: float, threshold: float = 0.004
     if len(points) > MAX_SAMPLE_POINTS:
         points = points[rng.choice(len(points), MAX_SAMPLE_POINTS, replace=False)]
     min_up = math.cos(max_tilt)
-    best_count, best_mask = 0, None
-    for _ in range(ITERATIONS):
-        a, b, c = points[rng.choice(len(points), 3, replace=False)]
-        normal = np.cross(b - a, c - a)
-        length = float(np.linalg.norm(normal))
-        if length < 1e-9:
-            continue
-        normal = normal / length
-        if abs(normal[2]) < min_up:
-            continue
-        mask = np.abs((points - a) @ normal) < threshold
-        count = int(mask.sum())
-        if count > best_count:
-            best_count, best_mask = count, mask
-    if best_mask is None or best_count < 3:
+    # All candidate planes at once: a point triple per row, its normal, every point's distance.
+    a, b, c = (points[idx] for idx in rng.integers(0, len(points), size=(3, ITERATIONS)))
+    normals = np.cross(b - a, c - a)
+    lengths = np.linalg.norm(normals, axis=1)
+    usable = lengths > 1e-9
+    normals[usable] /= lengths[usable, None]
+    usable &= np.abs(normals[:, 2]) >= min_up          # near level, and not a degenerate triple
+    if not usable.any():
         return None
+    normals, a = normals[usable], a[usable]
+    counts = (np.abs(points @ normals.T - np.sum(a * normals, axis=1)) < threshold).sum(axis=0)
+    best = int(np.argmax(counts))
+    if counts[best] < 3:
+        return None
+    best_count = int(counts[best])
+    best_mask = np.abs((points - a[best]) @ normals[best]) < threshold
     inliers = points[best_mask]
     normal = _refined_normal(inliers)
     if normal[2] < min_up:
