@@ -2,7 +2,7 @@
 
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
-    robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot
+    robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot|tilt
     robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
     robot-tasks demo banana_bowl --seed 2 --object lemon   # pick-and-place expert (robot_tasks/demo/banana_bowl.py)
     robot-tasks demo banana_bowl --no-render               # the same rollout, no images kept
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press", "banana_bowl", "franka_pyramid")
-DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot"),
+DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot", "tilt"),
                 "franka_press": (), "banana_bowl": (), "franka_pyramid": ("drag", "drop")}
 PICK_OBJECTS = ("banana", "lemon")   # banana_bowl --object (robot_tasks/demo/banana_bowl.py OBJECTS)
 
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
     parser.add_argument("--disturb", choices=sorted({m for modes in DISTURBANCES.values() for m in modes}),
                         default=None, help="disturb the run mid-task through the sim's perturb service "
-                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot; "
+                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot, tilt; "
                         "franka_pyramid: drag, drop)")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")

@@ -60,8 +60,10 @@ class DisturbanceRule:
             self.armed_at = now
             self.log.append(f"armed at {phase} with {stacked} stacked")
 
-    def due(self, now: float, positions: dict[str, Sequence[float]]) -> dict | None:
-        """The PerturbObject request to send now ({object_name, mode, target xyz}), or None."""
+    def due(self, now: float, poses: dict[str, tuple]) -> dict | None:
+        """The PerturbObject request to send now ({object_name, mode, target xyz}), or None;
+        `poses` is the sim's ground truth, {name: ((x, y, z), (qx, qy, qz, qw))}."""
+        positions = {name: pose[0] for name, pose in poses.items()}
         if self.fired or self.armed_at is None or now - self.armed_at < self.delay_s:
             return None
         if self.mode in ("drop", "knock") and not carried_away_from_stack(positions):

@@ -21,6 +21,17 @@ def image_from_message_fields(width: int, height: int, step: int, encoding: str,
     return np.ascontiguousarray(rgb[:, :, ::-1] if encoding.startswith("bgr") else rgb)
 
 
+def keep_frame(frames: list, frame: tuple[str, np.ndarray], limit: int) -> None:
+    """Add `frame` to `frames` (at most `limit`); once full, the last tile is replaced by
+    each newer frame, so a montage of a long run still ends on how the run ended."""
+    if limit < 1:
+        raise ValueError(f"a montage keeps at least one frame, not {limit}")
+    if len(frames) < limit:
+        frames.append(frame)
+    else:
+        frames[-1] = frame
+
+
 def write_montage(frames: list[tuple[str, np.ndarray]], path: Path, columns: int = 6, scale: float = 1.0) -> Path:
     """Save frames (caption, RGB array) as one PNG grid; returns the path."""
     from PIL import Image, ImageDraw

@@ -6,17 +6,34 @@ drop   while the 3rd bin is lifted off the belt: make the suction let go (it fal
 slot   while the 2nd bin is carried to the pallet: drag the last bin still waiting on the
        belt into the slot after it (the 3rd bin's slot), so the tree finds that slot taken
        and must skip it
+tilt   while the 3rd bin is carried to the pallet: lay the bin at the front of the belt
+       down at the stop with its front end up on the stop's edge, 16 deg from flat, the
+       way a dropped bin can come to rest (bench drop seed 16); it keeps its side up, so
+       the tree must measure the tilt, reach along the face's normal and still route it
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Sequence
 
+from robot_tasks.demo.pallet_grade import up_component
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
 
-MODES = ("drop", "slot")
+MODES = ("drop", "slot", "tilt")
 BELT_BIN_Z = 0.61        # a bin's centre resting on the belt
 LIFTED_BY = 0.10
+ON_BELT_Y = 0.15         # a bin this close to the belt's centre line (sideways) is on the belt
+# The tilted pose: 3 cm above where it settles (z 0.649) with its front on the stop, nose up.
+TILT_AT = (0.32, 0.80, 0.68)
+TILT_PITCH = math.radians(-16.0)
+ARMING = {"drop": ("lift", 2), "slot": ("above_slot", 1), "tilt": ("above_slot", 2)}   # phase, bins placed
+
+
+def tilted_on_the_stop(upside_down: bool) -> tuple[float, float, float, float]:
+    """Quaternion (x, y, z, w) of a bin pitched by TILT_PITCH about world y, after its own
+    half turn about x when it lies upside down: q_y(pitch) * q_x(pi) or q_y(pitch)."""
+    s, c = math.sin(TILT_PITCH / 2), math.cos(TILT_PITCH / 2)
+    return (c, 0.0, -s, 0.0) if upside_down else (0.0, s, 0.0, c)
 
 
 @dataclass
@@ -36,22 +53,35 @@ class PalletDisturbanceRule:
     def on_phase_start(self, phase: str, placed: int, now: float) -> None:
         if self.fired or self.armed:
             return
-        if (self.mode == "drop" and phase == "lift" and placed == 2) or \
-                (self.mode == "slot" and phase == "above_slot" and placed == 1):
+        if (phase, placed) == ARMING[self.mode]:
             self.armed, self._placed = True, placed
             self.log.append(f"armed at {phase} with {placed} placed")
 
-    def due(self, _now: float, positions: dict[str, Sequence[float]]) -> dict | None:
+    def due(self, _now: float, poses: dict[str, tuple]) -> dict | None:
+        """The PerturbObject request to send now, or None; `poses` is the sim's ground
+        truth, {name: ((x, y, z), (qx, qy, qz, qw))}."""
         if self.fired or not self.armed:
             return None
+        positions = {name: pose[0] for name, pose in poses.items()}
         if self.mode == "drop":
             carried = positions.get(f"bin_{self._placed}")
             if carried is None or carried[2] < BELT_BIN_Z + LIFTED_BY:
                 return None
             self.fired = True
             return {"object_name": f"bin_{self._placed}", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
-        waiting = sorted((n for n in positions if n.startswith("bin_") and abs(positions[n][1] - 0.8) < 0.15
-                          and positions[n][0] < 0.0), key=lambda n: int(n.split("_")[1]))
+        on_belt = [n for n in positions if n.startswith("bin_") and abs(positions[n][1] - DEFAULT_CELL.pickup_xy[1])
+                   < ON_BELT_Y and positions[n][2] < BELT_BIN_Z + 0.05]
+        if self.mode == "tilt":
+            if not on_belt:
+                return None
+            self.fired = True
+            front = max(on_belt, key=lambda n: positions[n][0])
+            upside_down = up_component(poses[front][1]) < 0.0
+            self.log.append(f"{front} laid on the stop {math.degrees(-TILT_PITCH):.0f} deg from flat, "
+                            f"{'upside down' if upside_down else 'upright'}")
+            return {"object_name": front, "mode": "DRAG", "target": TILT_AT,
+                    "orientation": tilted_on_the_stop(upside_down)}
+        waiting = sorted((n for n in on_belt if positions[n][0] < 0.0), key=lambda n: int(n.split("_")[1]))
         if not waiting:
             return None
         self.fired = True

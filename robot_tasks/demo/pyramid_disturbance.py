@@ -62,8 +62,10 @@ class PyramidDisturbanceRule:
                 self.log.append(f"armed at {robot}'s {event} #{nth} (its cube: {self.target_cube})")
         self.read = len(lines)
 
-    def due(self, now: float, positions: dict[str, Sequence[float]]) -> dict | None:
-        """The PerturbObject request to send now ({object_name, mode, target xyz}), or None."""
+    def due(self, now: float, poses: dict[str, tuple]) -> dict | None:
+        """The PerturbObject request to send now ({object_name, mode, target xyz}), or None;
+        `poses` is the sim's ground truth, {name: ((x, y, z), (qx, qy, qz, qw))}."""
+        positions = {name: pose[0] for name, pose in poses.items()}
         if self.fired or self.armed_at is None or now - self.armed_at < DELAY_S[self.mode]:
             return None
         self.fired = True

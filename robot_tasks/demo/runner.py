@@ -16,7 +16,7 @@ the sim's ground truth grades the result. The run folder holds:
 
     report.json       success, per-item result (cubes, bins), sim and wall time, disturbance,
                       recoveries, task_log (the tree executor's log: every decision and recovery)
-    montage.png       camera frames after each phase, captioned
+    montage.png       camera frames after each phase, captioned (the first 59, then the last)
     tree_status.log   every node status change (sim time, tick, path, old -> new)
     nodes.log         the nodes' output, prefixed with their names
 and, for a task that names them (banana_bowl): images/<NN_name>.png (one per named phase,
@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Callable
 
 from robot_tasks.bringup import foxglove_url
-from robot_tasks.demo.montage import image_from_message_fields, write_montage
+from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import write_report
 from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
                                       run_with_nodes, wait_for_server)
 
-MAX_FRAMES = 60
+MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
 MAX_TASK_LOG = 400
 TREE_EXECUTOR_LOGGER = "tree_executor"
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
@@ -142,7 +142,8 @@ class RunState:
     poses: dict = field(default_factory=dict)       # name -> ((x, y, z), (qx, qy, qz, qw))
     first_poses: dict = field(default_factory=dict)  # each object's pose when first seen
     counted: list = field(default_factory=list)    # a Counted per success of the counted phase
-    frames: list = field(default_factory=list)
+    frames: list = field(default_factory=list)      # (caption, RGB) kept for the montage
+    captures: int = 0                               # phase ends captured, kept or not
     events: list = field(default_factory=list)      # (kind, text) for the main thread to print/act on
     released: int = 0
     last_status_wall: float = 0.0                   # monotonic time of the last tree_status message
@@ -252,7 +253,7 @@ class RunWatcher:
                         if name == task.counted:
                             st.released += 1
                             st.counted.append(Counted(round(st.sim_time, 3), dict(st.positions)))
-                        self._capture(f"{len(st.frames) + 1:02d} {name} ({st.released} {task.counted_as})")
+                        self._capture(f"{st.captures + 1:02d} {name} ({st.released} {task.counted_as})")
                 what = task.recoveries.get((name, status)) or task.recoveries.get((change.registration_id, status))
                 if what is not None:
                     st.recoveries.append({"sim_time": round(st.sim_time, 3), "what": what})
@@ -269,11 +270,11 @@ class RunWatcher:
             return None
 
     def _capture(self, caption):
-        if len(self.state.frames) >= MAX_FRAMES:
-            return
         pixels = self._pixels()
-        if pixels is not None:
-            self.state.frames.append((caption, pixels))
+        if pixels is None:
+            return
+        self.state.captures += 1
+        keep_frame(self.state.frames, (caption, pixels), MAX_FRAMES)
 
     def capture_named(self, stem: str) -> bool:
         """Keep the latest camera frame as image `stem` (False when there is none)."""
@@ -423,7 +424,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
                 rule.on_task_log(list(state.task_log), time.monotonic())
             with state.lock:
-                request = rule.due(time.monotonic(), dict(state.positions))
+                request = rule.due(time.monotonic(), dict(state.poses))
             if request is not None:
                 perturb_future = _send_perturb(watcher, request)
                 report["disturbance"] = {"request": {**request, "target": list(request["target"])}}
@@ -453,6 +454,9 @@ def _send_perturb(watcher, request):
 
     target = Pose()
     target.position.x, target.position.y, target.position.z = request["target"]
+    if "orientation" in request:          # else a Pose's default, identity, which DRAG sets
+        target.orientation.x, target.orientation.y, target.orientation.z, target.orientation.w = \
+            request["orientation"]
     return watcher.perturb.call_async(watcher.PerturbObject.Request(
         object_name=request["object_name"], mode=request["mode"], target=target))
 

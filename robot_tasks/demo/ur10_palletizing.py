@@ -4,8 +4,9 @@
 
 Phases are the tree's motion and suction steps (picking, the flip station's two grips,
 placing); a recovery is the carried-bin guard firing or a taken slot skipped;
-`--disturb` drops the carried bin or takes a slot (pallet_disturbance.py); the end is
-graded per bin by judge_pallet (pallet_grade.py) on the sim's ground truth: report["bins"].
+`--disturb` drops the carried bin, takes a slot or lays the next bin tilted on the belt's
+stop (pallet_disturbance.py); the end is graded per bin by judge_pallet (pallet_grade.py)
+on the sim's ground truth: report["bins"].
 """
 from __future__ import annotations
 

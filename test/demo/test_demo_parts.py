@@ -5,10 +5,11 @@ import json
 
 import numpy as np
 import pytest
+from ground_truth import level
 
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.tasks.table_spots import free_spot
-from robot_tasks.demo.montage import image_from_message_fields, write_montage
+from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import judge_stack, write_report
 
 STACK = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.505, 0.0, 0.70), "green_cube": (0.51, 0.004, 0.75),
@@ -44,12 +45,12 @@ def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode
                  "yellow_cube": (0.6, -0.2, 0.65)}
     rule.on_phase_start("lift", stacked, 10.0)
     rule.on_phase_start(phase, stacked - 1, 10.0)
-    assert rule.due(20.0, positions) is None                 # not armed by other phases/counts
+    assert rule.due(20.0, level(positions)) is None                 # not armed by other phases/counts
     rule.on_phase_start(phase, stacked, 10.0)
-    assert rule.due(10.2, positions) is None                 # armed, delay not over
-    request = rule.due(10.6, positions)
+    assert rule.due(10.2, level(positions)) is None                 # armed, delay not over
+    request = rule.due(10.6, level(positions))
     assert request["mode"] == expected_mode and request["object_name"] == cube
-    assert rule.due(11.0, positions) is None                 # once
+    assert rule.due(11.0, level(positions)) is None                 # once
     if mode == "drag":
         x, y, _ = request["target"]
         assert all(np.hypot(x - p[0], y - p[1]) >= 0.12 for n, p in positions.items() if n != "blue_cube")
@@ -62,10 +63,10 @@ def test_drop_and_knock_wait_until_the_green_cube_is_carried_away_from_the_stack
     rule = DisturbanceRule(mode)
     rule.on_phase_start("transport", 2, 10.0)
     base = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "yellow_cube": (0.6, -0.2, 0.65)}
-    assert rule.due(11.0, {**base, "green_cube": (0.4, 0.2, 0.65)}) is None     # still on the table
-    assert rule.due(11.0, {**base, "green_cube": (0.52, 0.03, 0.80)}) is None   # over the stack
-    assert rule.due(11.0, base) is None                                         # not seen at all
-    assert rule.due(11.0, {**base, "green_cube": (0.42, 0.1, 0.72)}) is not None
+    assert rule.due(11.0, level({**base, "green_cube": (0.4, 0.2, 0.65)})) is None     # still on the table
+    assert rule.due(11.0, level({**base, "green_cube": (0.52, 0.03, 0.80)})) is None   # over the stack
+    assert rule.due(11.0, level(base)) is None                                         # not seen at all
+    assert rule.due(11.0, level({**base, "green_cube": (0.42, 0.1, 0.72)})) is not None
 
 
 def test_unknown_disturbance_is_refused():
@@ -90,6 +91,15 @@ def test_image_conversion_handles_padding_and_bgr():
         image_from_message_fields(w, h, w, "mono8", b"\0" * 6)
     with pytest.raises(ValueError, match="too short"):
         image_from_message_fields(w, h, w * 3, "rgb8", b"\0" * 5)
+
+
+def test_a_full_montage_keeps_its_first_frames_and_the_latest():
+    frames, pixels = [], np.zeros((2, 2, 3), np.uint8)
+    for k in range(7):
+        keep_frame(frames, (f"phase {k}", pixels), limit=4)
+    assert [caption for caption, _ in frames] == ["phase 0", "phase 1", "phase 2", "phase 6"]
+    with pytest.raises(ValueError, match="at least one"):
+        keep_frame(frames, ("x", pixels), limit=0)
 
 
 def test_montage_writes_a_grid(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from ground_truth import level
 
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
@@ -67,20 +68,40 @@ def test_drop_fires_once_the_third_bin_is_lifted_off_the_belt():
     rule.on_phase_start("lift", 1, 0.0)
     assert not rule.armed
     rule.on_phase_start("lift", 2, 0.0)
-    assert rule.due(0.0, {"bin_2": (0.3, 0.8, 0.65)}) is None               # not high enough yet
-    request = rule.due(0.1, {"bin_2": (0.3, 0.8, 0.9)})
+    assert rule.due(0.0, level({"bin_2": (0.3, 0.8, 0.65)})) is None               # not high enough yet
+    request = rule.due(0.1, level({"bin_2": (0.3, 0.8, 0.9)}))
     assert request == {"object_name": "bin_2", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
-    assert rule.due(0.2, {"bin_2": (0.3, 0.8, 0.9)}) is None                # once
+    assert rule.due(0.2, level({"bin_2": (0.3, 0.8, 0.9)})) is None                # once
 
 
 def test_slot_drags_a_waiting_bin_into_the_next_bins_slot():
     rule = PalletDisturbanceRule("slot")
     rule.on_phase_start("above_slot", 1, 0.0)
-    request = rule.due(0.0, {"bin_1": (0.0, -0.8, 0.5), "bin_3": (-0.4, 0.8, 0.61), "bin_4": (-0.8, 0.8, 0.61)})
+    request = rule.due(0.0, level({"bin_1": (0.0, -0.8, 0.5), "bin_3": (-0.4, 0.8, 0.61), "bin_4": (-0.8, 0.8, 0.61)}))
     assert request["object_name"] == "bin_4" and request["mode"] == "DRAG"
     assert request["target"][:2] == pytest.approx(CELL.slot_center(2)[:2])
-    with pytest.raises(ValueError, match="drop, slot"):
+    with pytest.raises(ValueError, match="drop, slot, tilt"):
         PalletDisturbanceRule("knock")
+
+
+@pytest.mark.parametrize("upside_down", [False, True])
+def test_tilt_lays_the_front_bin_on_the_stop_keeping_its_side_up(upside_down):
+    rule = PalletDisturbanceRule("tilt")
+    rule.on_phase_start("above_slot", 1, 0.0)
+    assert not rule.armed                                                  # the 3rd bin's carry
+    rule.on_phase_start("above_slot", 2, 0.0)
+    flipped = (1.0, 0.0, 0.0, 0.0)                                         # half a turn about x
+    poses = {**level({"bin_2": (0.0, -0.8, 0.5), "bin_4": (-0.9, 0.8, 0.61)}),
+             "bin_3": ((0.1, 0.8, 0.61), flipped if upside_down else (0.0, 0.0, 0.0, 1.0))}
+    request = rule.due(0.0, poses)
+    assert request["object_name"] == "bin_3" and request["mode"] == "DRAG"
+    assert request["target"][:2] == pytest.approx(CELL.pickup_xy, abs=0.03)
+    x, y, z, w = request["orientation"]
+    assert x * x + y * y + z * z + w * w == pytest.approx(1.0)
+    up_z = 1.0 - 2.0 * (x * x + y * y)                                     # world z of the bin's z axis
+    assert math.degrees(math.acos(abs(up_z))) == pytest.approx(16.0, abs=1e-6)
+    assert (up_z < 0) is upside_down
+    assert rule.due(1.0, poses) is None                                    # once
 
 
 def test_the_demo_command_knows_each_tasks_disturbances(capsys):
@@ -91,9 +112,13 @@ def test_the_demo_command_knows_each_tasks_disturbances(capsys):
     args = argparse.Namespace(name="ur10_palletizing", seed=0, disturb="knock", out=".", rtf=1.0, timeout=10.0,
                               config=None, object=None, render=True)
     assert demo.run(args) == 2
-    assert "ur10_palletizing knows --disturb drop, slot, not knock" in capsys.readouterr().err
+    assert "ur10_palletizing knows --disturb drop, slot, tilt, not knock" in capsys.readouterr().err
     assert demo.run(argparse.Namespace(**{**vars(args), "disturb": None, "object": "lemon"})) == 2
     assert "--object is for banana_bowl" in capsys.readouterr().err
+    from robot_tasks.demo import disturbance, pallet_disturbance, pyramid_disturbance
+    assert demo.DISTURBANCES["ur10_palletizing"] == pallet_disturbance.MODES      # the CLI offers what the rules do
+    assert demo.DISTURBANCES["franka_stacking"] == disturbance.MODES
+    assert demo.DISTURBANCES["franka_pyramid"] == pyramid_disturbance.MODES
     assert demo.demo_task("ur10_palletizing").tree_id == "Ur10Palletizing"
     assert demo.demo_task("franka_stacking").tree_id == "FrankaStacking"
     assert demo.demo_task("banana_bowl").tree_id == "BananaBowl"

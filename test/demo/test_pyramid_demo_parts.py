@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from ground_truth import level
 
 from robot_tasks.demo.franka_pyramid import judge_stacks
 from robot_tasks.demo.motion_overlap import MotionOverlap
@@ -58,12 +59,12 @@ def test_drag_fires_on_panda_1s_second_lock_with_the_cube_it_reserved():
     assert rule.armed_at is None
     rule.on_task_log(LOG, now=20.0)
     assert rule.target_cube == "blue_cube"
-    assert rule.due(20.1, POSITIONS) is None                   # waits its delay
-    request = rule.due(21.0, POSITIONS)
+    assert rule.due(20.1, level(POSITIONS)) is None                   # waits its delay
+    request = rule.due(21.0, level(POSITIONS))
     assert request["object_name"] == "blue_cube" and request["mode"] == "DRAG"
     x, y, _z = request["target"]
     assert all(((x - p[0]) ** 2 + (y - p[1]) ** 2) ** 0.5 >= 0.12 for p in POSITIONS.values())
-    assert rule.due(30.0, POSITIONS) is None                   # once only
+    assert rule.due(30.0, level(POSITIONS)) is None                   # once only
 
 
 def test_drop_fires_on_panda_2s_second_unlock():
@@ -71,6 +72,6 @@ def test_drop_fires_on_panda_2s_second_unlock():
     log = ["reserve: panda_2 -> a", "unlock: panda_2 leaves the center", "reserve: panda_2 -> b",
            "unlock: panda_2 leaves the center"]
     rule.on_task_log(log, now=1.0)
-    assert rule.due(2.0, {"b": (0.5, 0.0, 0.9)}) == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    assert rule.due(2.0, level({"b": (0.5, 0.0, 0.9)})) == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
     with pytest.raises(ValueError, match="knock"):
         PyramidDisturbanceRule("knock")
