@@ -58,6 +58,7 @@ class GoalExecution:
         self.handle = slot.handle
         self.request = None
         self.progress = None
+        self.planning_s = None    # wall s the planner took (said in the result: where time goes)
 
     # ------------------------------------------------------------ outcomes
     def _finish(self, code: ErrorCode, message: str):
@@ -110,9 +111,11 @@ class GoalExecution:
         self.progress = kind.progress(q0, self.request)
 
         self.handle.publish_feedback(kind.feedback(self.progress, self.request, "planning"))
+        planning_from = time.monotonic()
         job = server.worker.submit(kind.plan, q0, self.request)
         trajectory = await wait_for_worker(server, job, POLL_S,
                                            abandon=lambda: self._interrupted() is not None)
+        self.planning_s = time.monotonic() - planning_from
         stop = self._interrupted()
         if stop:
             raise MotionFailure(*stop)
@@ -159,7 +162,7 @@ class GoalExecution:
         return model.pose_kind if self.slot.kind_name == "move_to_pose" else model.joint_kind
 
     def _success_text(self, took: float) -> str:
-        return f"reached in {took:.2f} s ({self._error_text()})"
+        return f"reached in {took:.2f} s after {self.planning_s * 1000:.0f} ms of planning ({self._error_text()})"
 
     def _error_text(self) -> str:
         p = self.progress

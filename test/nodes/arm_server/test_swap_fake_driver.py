@@ -1,5 +1,6 @@
 """Swap test: the arm and gripper servers run unchanged against a fake driver that only
 implements the topic contract (no physics, no PyBullet in any of these processes)."""
+import re
 import time
 
 import numpy as np
@@ -50,6 +51,7 @@ def test_move_to_pose_free_then_cartesian_descent(stack):
     assert result.error_code == Code.SUCCESS, result.message
     assert np.linalg.norm(result_position(result) - [0.45, 0.1, 0.95]) <= 0.005
     assert result.final_pose.header.frame_id == "world"
+    assert re.search(r"reached in [\d.]+ s after \d+ ms of planning", result.message), result.message
     assert any(f.phase == "executing" for _, f in feedback)
     distances = [f.distance_remaining for _, f in feedback if f.phase != "planning"]
     assert distances and distances[-1] < distances[0]
