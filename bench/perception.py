@@ -1,4 +1,5 @@
-"""Perception benchmark: detection latency and position error on seeded franka_stacking scenes.
+"""Perception benchmark: detection latency and position error on seeded franka_stacking scenes,
+and where the time of a detection goes on the ur10_palletizing scene.
 
     PYTHONPATH=. .venv/bin/python bench/perception.py [--seeds 20] [--repeats 3]
 
@@ -8,11 +9,20 @@ against the sim's ground truth. Two intrinsics are compared: the sim Camera's ow
 (what the sim node publishes) and the K that robot_tasks.perception derives from
 PyBullet's projection matrix (which models ER_TINY_RENDERER's half-pixel offset).
 Runtime is bounded: about (seeds x 2 resolutions) renders plus the detections.
+
+The palletizing part renders the belt's end after 25 s of conveyor (several bins in view,
+at the 640 x 480 the cell's camera streams) and profiles Detector.detect with cProfile: the
+median latency, then each stage's share of it (segmenting the image; fitting bins, and
+within that the RANSAC of a bin's top face, perception/plane.py; fitting cubes, which the
+default catalogue tries on every blue blob; the min-area rectangles both fits search),
+the breakdown issue 16 asks for. The stages overlap (a rectangle is part of a fit).
 """
 from __future__ import annotations
 
 import argparse
+import cProfile
 import math
+import pstats
 import time
 
 import numpy as np
@@ -71,6 +81,39 @@ def run(width: int, height: int, seeds: int, repeats: int) -> list[dict]:
     return out
 
 
+PALLET_STAGES = (("detect", "detector.py", "detect"),
+                 ("segments (colour, depth edges, blobs)", "detector.py", "_segments"),
+                 ("fit a bin", "fit_bin.py", "fit_bin"),
+                 ("  the top face's plane (RANSAC)", "plane.py", "dominant_plane"),
+                 ("fit a cube (tried on the same blobs)", "fit_cube.py", "fit_cube"),
+                 ("min-area rectangles (in both fits)", "geometry.py", "min_area_rectangle"))
+
+
+def palletizing_breakdown(seeds: int, repeats: int) -> tuple[float, int, dict[str, float]]:
+    """(median detect ms, bins found per frame summed, {stage: ms per detect}) on the belt."""
+    detector, latencies, found, profile = Detector(), [], 0, cProfile.Profile()
+    for seed in range(seeds):
+        with World(scene="ur10_palletizing", seed=seed) as world:
+            world.step(int(25.0 / world.time_step))          # the belt brings the next bins
+            cam = world.camera("scene").resized(640, 480)
+            frame, k, pose = cam.capture(), cam.intrinsics(), cam.world_from_optical()
+            intrinsics = CameraIntrinsics.from_k(k.matrix, 640, 480)
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                profile.enable()
+                detections = detector.detect(frame.rgb, frame.depth, intrinsics, pose)
+                profile.disable()
+                latencies.append(time.perf_counter() - t0)
+            found += sum(d.label == "bin" for d in detections)
+    stats = pstats.Stats(profile).stats     # (file, line, function) -> (cc, nc, tottime, cumtime, callers)
+    calls = len(latencies)
+    stages = {}
+    for label, file_end, function in PALLET_STAGES:
+        cumulative = sum(v[3] for (file, _line, name), v in stats.items() if file.endswith(file_end) and name == function)
+        stages[label] = cumulative / calls * 1000
+    return float(np.median(latencies) * 1000), found, stages
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="scenes per resolution (default 20)")
@@ -87,6 +130,11 @@ def main() -> None:
             print(f"{r['res']:>10} {r['K']:>11} {r['found']:>7} {r['extra']:>5} {r['lat_med']:>10.1f} "
                   f"{r['lat_p90']:>10.1f} {r['err_med']:>10.2f} {r['err_p90']:>10.2f} {r['err_max']:>10.2f} "
                   f"{r['yaw_med']:>11.2f}")
+    median_ms, found, stages = palletizing_breakdown(seeds, repeats)
+    print(f"\nur10_palletizing, 640x480, {seeds} scenes x {repeats} (profiled): detect median {median_ms:.1f} ms, "
+          f"{found} bins found in {seeds} frames")
+    for label, ms in stages.items():
+        print(f"  {label:<40} {ms:7.1f} ms a detect ({ms / stages['detect'] * 100:5.1f} %)")
 
 
 if __name__ == "__main__":
