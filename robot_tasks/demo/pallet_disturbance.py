@@ -6,15 +6,19 @@ drop   while the 3rd bin is lifted off the belt: make the suction let go (it fal
 slot   while the 2nd bin is carried to the pallet: drag the last bin still waiting on the
        belt into the slot after it (the 3rd bin's slot), so the tree finds that slot taken
        and must skip it
-tilt   while the 3rd bin is carried to the pallet: lay the bin at the front of the belt
-       down at the stop with its front end up on the stop's edge, 16 deg from flat, the
-       way a dropped bin can come to rest (bench drop seed 16); it keeps its side up, so
-       the tree must measure the tilt, reach along the face's normal and still route it
+tilt   as soon as the tree has seen the 3rd bin arrive at the belt's end (its first
+       "pickup:" log line; it then pauses the belt and looks again 1 s later): lay that
+       bin down with its front end up on the stop's edge, 16 deg from flat, the way a
+       dropped bin can come to rest (bench drop seed 16). It keeps its side up, so the
+       tree must see the tilt on its second look, reach along the face's normal and still
+       route it. (Not while the belt runs: the next bin would shove it over the stop.)
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from robot_tasks.demo.pallet_grade import up_component
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
@@ -26,7 +30,10 @@ ON_BELT_Y = 0.15         # a bin this close to the belt's centre line (sideways)
 # The tilted pose: 3 cm above where it settles (z 0.649) with its front on the stop, nose up.
 TILT_AT = (0.32, 0.80, 0.68)
 TILT_PITCH = math.radians(-16.0)
-ARMING = {"drop": ("lift", 2), "slot": ("above_slot", 1), "tilt": ("above_slot", 2)}   # phase, bins placed
+ARMING = {"drop": ("lift", 2), "slot": ("above_slot", 1)}     # phase, bins placed
+TILT_AFTER_SLOTS = 2                                          # tilt the bin after this many slots filled
+PICKUP_LINE = re.compile(r"\bpickup: bin at ")
+PLACE_LINE = re.compile(r"\bplace: slot (\d+)")
 
 
 def tilted_on_the_stop(upside_down: bool) -> tuple[float, float, float, float]:
@@ -45,6 +52,8 @@ class PalletDisturbanceRule:
     fired: bool = False
     log: list[str] = field(default_factory=list)
     _placed: int = 0
+    _slots_logged: set = field(default_factory=set)   # tilt: slots the tree said it places into
+    _read: int = 0                                     # task-log lines read so far
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -53,9 +62,23 @@ class PalletDisturbanceRule:
     def on_phase_start(self, phase: str, placed: int, now: float) -> None:
         if self.fired or self.armed:
             return
-        if (phase, placed) == ARMING[self.mode]:
+        if (phase, placed) == ARMING.get(self.mode):
             self.armed, self._placed = True, placed
             self.log.append(f"armed at {phase} with {placed} placed")
+
+    def on_task_log(self, lines: Sequence[str], _now: float) -> None:
+        """tilt arms on the tree's own words: the first pickup line after two placements."""
+        if self.mode != "tilt" or self.armed or self.fired:
+            self._read = len(lines)
+            return
+        for line in lines[self._read:]:
+            if (place := PLACE_LINE.search(line)):
+                self._slots_logged.add(int(place.group(1)))
+            elif PICKUP_LINE.search(line) and len(self._slots_logged) == TILT_AFTER_SLOTS:
+                self.armed = True
+                self.log.append(f"armed at the first sight of a bin with {TILT_AFTER_SLOTS} slots placed")
+                break
+        self._read = len(lines)
 
     def due(self, _now: float, poses: dict[str, tuple]) -> dict | None:
         """The PerturbObject request to send now, or None; `poses` is the sim's ground
@@ -72,10 +95,11 @@ class PalletDisturbanceRule:
         on_belt = [n for n in positions if n.startswith("bin_") and abs(positions[n][1] - DEFAULT_CELL.pickup_xy[1])
                    < ON_BELT_Y and positions[n][2] < BELT_BIN_Z + 0.05]
         if self.mode == "tilt":
-            if not on_belt:
-                return None
             self.fired = True
-            front = max(on_belt, key=lambda n: positions[n][0])
+            front = max(on_belt, key=lambda n: positions[n][0], default=None)
+            if front is None or math.dist(positions[front][:2], DEFAULT_CELL.pickup_xy) > DEFAULT_CELL.pickup_tolerance:
+                self.log.append("no bin waits at the belt's end: nothing tilted")
+                return None
             upside_down = up_component(poses[front][1]) < 0.0
             self.log.append(f"{front} laid on the stop {math.degrees(-TILT_PITCH):.0f} deg from flat, "
                             f"{'upside down' if upside_down else 'upright'}")

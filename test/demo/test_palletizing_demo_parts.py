@@ -84,24 +84,38 @@ def test_slot_drags_a_waiting_bin_into_the_next_bins_slot():
         PalletDisturbanceRule("knock")
 
 
+TREE_LOG = ["1.0 INFO pickup: bin at (0.298, 0.800, 0.610) upright -> pallet", "9.0 INFO place: slot 0",
+            "20.0 INFO pickup: bin at (0.298, 0.800, 0.610) upside down -> flip station", "40.0 INFO place: slot 1",
+            "52.0 INFO pickup: bin at (0.298, 0.800, 0.610) upright -> pallet"]
+
+
 @pytest.mark.parametrize("upside_down", [False, True])
-def test_tilt_lays_the_front_bin_on_the_stop_keeping_its_side_up(upside_down):
+def test_tilt_lays_the_bin_the_tree_just_saw_on_the_stop_keeping_its_side_up(upside_down):
     rule = PalletDisturbanceRule("tilt")
-    rule.on_phase_start("above_slot", 1, 0.0)
-    assert not rule.armed                                                  # the 3rd bin's carry
-    rule.on_phase_start("above_slot", 2, 0.0)
-    flipped = (1.0, 0.0, 0.0, 0.0)                                         # half a turn about x
-    poses = {**level({"bin_2": (0.0, -0.8, 0.5), "bin_4": (-0.9, 0.8, 0.61)}),
-             "bin_3": ((0.1, 0.8, 0.61), flipped if upside_down else (0.0, 0.0, 0.0, 1.0))}
-    request = rule.due(0.0, poses)
-    assert request["object_name"] == "bin_3" and request["mode"] == "DRAG"
+    rule.on_phase_start("above_slot", 2, 0.0)                               # phases do not arm it
+    rule.on_task_log(TREE_LOG[:4], 0.0)
+    assert not rule.armed and rule.due(0.0, {}) is None                     # two placed, no new bin seen yet
+    rule.on_task_log(TREE_LOG, 1.0)
+    assert rule.armed
+    flipped = (1.0, 0.0, 0.0, 0.0)                                          # half a turn about x
+    poses = {**level({"bin_1": (0.0, -0.8, 0.2), "bin_3": (-0.5, 0.8, 0.61)}),
+             "bin_2": ((0.298, 0.8, 0.61), flipped if upside_down else (0.0, 0.0, 0.0, 1.0))}
+    request = rule.due(1.0, poses)
+    assert request["object_name"] == "bin_2" and request["mode"] == "DRAG"
     assert request["target"][:2] == pytest.approx(CELL.pickup_xy, abs=0.03)
     x, y, z, w = request["orientation"]
     assert x * x + y * y + z * z + w * w == pytest.approx(1.0)
-    up_z = 1.0 - 2.0 * (x * x + y * y)                                     # world z of the bin's z axis
+    up_z = 1.0 - 2.0 * (x * x + y * y)                                      # world z of the bin's z axis
     assert math.degrees(math.acos(abs(up_z))) == pytest.approx(16.0, abs=1e-6)
     assert (up_z < 0) is upside_down
-    assert rule.due(1.0, poses) is None                                    # once
+    assert rule.due(2.0, poses) is None                                     # once
+
+
+def test_tilt_does_nothing_when_no_bin_waits_at_the_belts_end():
+    rule = PalletDisturbanceRule("tilt")
+    rule.on_task_log(TREE_LOG, 1.0)
+    assert rule.due(1.0, level({"bin_3": (-0.5, 0.8, 0.61)})) is None
+    assert rule.fired and "nothing tilted" in rule.log[-1]
 
 
 def test_the_demo_command_knows_each_tasks_disturbances(capsys):
