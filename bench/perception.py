@@ -109,7 +109,8 @@ def palletizing_breakdown(seeds: int, repeats: int) -> tuple[float, int, dict[st
     calls = len(latencies)
     stages = {}
     for label, file_end, function in PALLET_STAGES:
-        cumulative = sum(v[3] for (file, _line, name), v in stats.items() if file.endswith(file_end) and name == function)
+        cumulative = sum(v[3] for (file, _line, name), v in stats.items()
+                         if file.endswith(file_end) and name == function)
         stages[label] = cumulative / calls * 1000
     return float(np.median(latencies) * 1000), found, stages
 

@@ -45,12 +45,12 @@ def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode
                  "yellow_cube": (0.6, -0.2, 0.65)}
     rule.on_phase_start("lift", stacked, 10.0)
     rule.on_phase_start(phase, stacked - 1, 10.0)
-    assert rule.due(20.0, level(positions)) is None                 # not armed by other phases/counts
+    assert rule.due(20.0, level(positions)) is None        # not armed by other phases/counts
     rule.on_phase_start(phase, stacked, 10.0)
-    assert rule.due(10.2, level(positions)) is None                 # armed, delay not over
+    assert rule.due(10.2, level(positions)) is None        # armed, delay not over
     request = rule.due(10.6, level(positions))
     assert request["mode"] == expected_mode and request["object_name"] == cube
-    assert rule.due(11.0, level(positions)) is None                 # once
+    assert rule.due(11.0, level(positions)) is None        # once
     if mode == "drag":
         x, y, _ = request["target"]
         assert all(np.hypot(x - p[0], y - p[1]) >= 0.12 for n, p in positions.items() if n != "blue_cube")

@@ -76,8 +76,9 @@ TILTED_PICKUP = re.compile(r"pickup: bin at .*, tilted (\d+) deg: reaching along
 def test_a_disturbed_episode_recovers_and_still_fills_the_pallet(disturb, tmp_path):
     """drop: the 3rd bin falls off the suction during its lift and is picked again;
     slot: a bin from the belt is dragged into the 3rd bin's slot, which is skipped;
-    tilt: the bin at the front of the belt is laid 16 deg from flat on the stop, and is
-    seen tilted, reached along its face's normal and placed like the rest."""
+    tilt: the 3rd bin, once the tree has seen it arrive, is laid 16 deg from flat with its
+    front on the stop; the tree's second look sees it tilted, reaches along its face's
+    normal and places it like the rest."""
     done = run_episode(tmp_path, disturb)
     runs = list(tmp_path.glob(f"ur10_palletizing_seed{SEED}_{disturb}_*"))
     assert len(runs) == 1, done.stdout[-3000:] + done.stderr[-3000:]

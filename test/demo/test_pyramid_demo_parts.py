@@ -72,6 +72,7 @@ def test_drop_fires_on_panda_2s_second_unlock():
     log = ["reserve: panda_2 -> a", "unlock: panda_2 leaves the center", "reserve: panda_2 -> b",
            "unlock: panda_2 leaves the center"]
     rule.on_task_log(log, now=1.0)
-    assert rule.due(2.0, level({"b": (0.5, 0.0, 0.9)})) == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    request = rule.due(2.0, level({"b": (0.5, 0.0, 0.9)}))
+    assert request == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
     with pytest.raises(ValueError, match="knock"):
         PyramidDisturbanceRule("knock")
