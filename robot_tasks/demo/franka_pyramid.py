@@ -24,6 +24,7 @@ ON_GOAL = 0.04      # m from the goal (x, y) for a cube to count as on that robo
 PHASES = ("approach", "grasp_down", "grasp", "lift", "place_approach", "place", "release", "retract", "restage")
 RECOVERIES = {("flag_moved", "SUCCESS"): "cube moved during the approach: recovering",
               ("flag_dropped", "SUCCESS"): "cube dropped while carried: recovering",
+              ("flag_off_stack", "SUCCESS"): "cube seen off the stack after the release: recovering",
               ("restage", "SUCCESS"): "restaged above the cube: trying the same reservation again"}
 
 

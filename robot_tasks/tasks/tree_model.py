@@ -49,7 +49,7 @@ def refresh(path: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     paths = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
-    if not paths:
+    if not paths or any(str(p).startswith("-") for p in paths):   # no options: say how to call it
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     for path in paths:

@@ -15,7 +15,7 @@ atomic without any lock of its own.
 - shared_leaves.py: SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock,
   ReleaseReservation, MarkPlaced;
 - view_leaves.py: RobotToolPose, PickPoses, CubeUnmoved, CubeInGripper,
-  PlacePoses, WaitUntilSettled;
+  PlacePoses, CubeOnStack, WaitUntilSettled;
 - keep_trying.py: the KeepTrying decorator (retry, warn every 5 s).
 """
 from __future__ import annotations

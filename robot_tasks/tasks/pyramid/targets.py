@@ -9,7 +9,9 @@ tool at the cube's centre):
 - goal: the robot's own spot, cube centre at table + 0.025 + 0.05 x placed count;
   place approach and retract 0.325 m above it;
 - the place target is calibrated from the cube as seen in the hand after the lift: the
-  tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal.
+  tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal;
+- after the release the cube must be seen where it was put (`on_stack`): a cube held
+  tilted can slide off the stack's top and come to rest beside it.
 
 All poses point the tool straight down, turned about world z by a yaw that grips the
 cube across two faces and is the one of the four equivalent ones nearest to the
@@ -69,6 +71,14 @@ def goal_position(goal_xy: Sequence[float], placed: int, h: Heights = Heights(),
                   table_z: float = TABLE_Z) -> Vec3:
     """Centre of the robot's next cube on its stack."""
     return (float(goal_xy[0]), float(goal_xy[1]), table_z + h.cube / 2.0 + h.cube * placed)
+
+
+def on_stack(seen: Vec3, goal: Vec3, within: float = 0.03, h: Heights = Heights()) -> bool:
+    """Is a cube seen at `seen` on the stack at `goal` (its level's centre)? Within
+    `within` of the goal across, and within half a cube of its level's height: a cube
+    that fell off the stack lies at least a cube lower, or a cube width aside."""
+    across = math.hypot(seen[0] - goal[0], seen[1] - goal[1])
+    return across <= within and abs(seen[2] - goal[2]) <= h.cube / 2.0
 
 
 def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04) -> Vec3:

@@ -2,22 +2,26 @@
 the checks that set off the recovery. World state comes from perception (`detections`)
 and the robot's joint_states (`ee_pose`), never from the simulator's ground truth.
 
-The checks are conditions: they only read. When one fails, the XML raises the robot's
-`needs_recovery` flag with a Script, so the flag, and who raised it, is in the tree.
+The checks only read: CubeUnmoved and CubeInGripper are conditions; CubeOnStack, which
+waits for an image taken after the release, is a stateful action with no output. When
+one fails, the XML raises the robot's `needs_recovery` flag with a Script, so the flag,
+and who raised it, is in the tree.
 """
 from __future__ import annotations
 
+import logging
 import math
 import time
 
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.tasks.tool_pose import tool_pose_from_joints
-from robot_tasks.tasks.world_view import (WorldViewError, detections_stamp, field_of, position_of_pose, seen_by_label,
-                                          stamp_seconds)
+from robot_tasks.tasks.world_view import (Vec3, WorldViewError, detections_stamp, field_of, position_of_pose,
+                                          seen_by_label, stamp_seconds)
 
 from . import targets as geo
 
+LOG = logging.getLogger("robot_tasks.tasks.pyramid")
 SUCCESS, FAILURE, RUNNING = NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.RUNNING
 PANDA_JOINTS = ";".join(f"panda_joint{i}" for i in range(1, 8))
 
@@ -175,6 +179,39 @@ class CubeInGripper(ConditionNode):
         super().halt()
 
 
+class ImageAfterStart:
+    """Waiting for an image taken after a node started: the tool pose's joint_states
+    stamp at the start is the moment; an image is fresh once its stamp is later. Without
+    a stamped tool pose every image counts as fresh; after `timeout` wall s the wait ends
+    with no fresh image (the caller decides what that means)."""
+
+    def __init__(self, ee_pose, timeout: float):
+        stamped = isinstance(ee_pose, dict) and ee_pose.get("stamp")
+        self.since = float(ee_pose["stamp"]) if stamped else None
+        self.deadline = time.monotonic() + timeout
+
+    def fresh(self, detections) -> bool:
+        seen_at = detections_stamp(detections)
+        return self.since is None or (seen_at is not None and seen_at > self.since)
+
+    def timed_out(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+
+def _goal_of(node) -> Vec3:
+    """The centre of the robot's next level on its stack, from the `goal` and `placed` ports."""
+    goal_xy = [float(v) for v in node.get_input("goal").split(";") if v.strip()]
+    if len(goal_xy) != 2:
+        raise BehaviorTreeError(f"node '{node.full_path}': goal must be 'x;y', got {node.get_input('goal')!r}")
+    return geo.goal_position(goal_xy, node.get_input("placed"))
+
+
+def _goal_ports():
+    return [InputPort("ee_pose", description="tool pose with its joint_states 'stamp' [s]"),
+            InputPort("goal", str, description="'x;y' of this robot's stack in the world"),
+            InputPort("placed", int, default=0, description="cubes already on the stack")]
+
+
 class PlacePoses(StatefulActionNode):
     """place approach / place / retract poses that put the held `cube` on this robot's
     `goal` at level `placed`, calibrated from the cube as seen in the hand: RUNNING until
@@ -182,36 +219,62 @@ class PlacePoses(StatefulActionNode):
 
     @staticmethod
     def provided_ports():
-        return [InputPort("cube", str), _detections_port(),
-                InputPort("ee_pose", description="tool pose with its joint_states 'stamp' [s]"),
-                InputPort("goal", str, description="'x;y' of this robot's stack in the world"),
-                InputPort("placed", int, default=0, description="cubes already on the stack"),
+        return [InputPort("cube", str), _detections_port(), *_goal_ports(),
                 InputPort("timeout", float, default=2.0, description="wall s to wait for a fresh image"),
                 OutputPort("place_approach_pose"), OutputPort("place_pose"), OutputPort("retract_pose")]
 
     def on_start(self):
-        pose = self.get_input("ee_pose", default=None)
-        self.since = float(pose["stamp"]) if isinstance(pose, dict) and pose.get("stamp") else None
-        self.deadline = time.monotonic() + self.get_input("timeout")
+        self.image = ImageAfterStart(self.get_input("ee_pose", default=None), self.get_input("timeout"))
         return self.on_running()
 
     def on_running(self):
-        seen_at = detections_stamp(self.get_input("detections", default=None))
-        fresh = self.since is None or (seen_at is not None and seen_at > self.since)
-        if not fresh and time.monotonic() < self.deadline:
+        fresh = self.image.fresh(self.get_input("detections", default=None))
+        if not fresh and not self.image.timed_out():
             return RUNNING
         pose = self.get_input("ee_pose", default=None)
         if not isinstance(pose, dict):
             return FAILURE
         held = seen_of(self).get(self.get_input("cube")) if fresh else None
         offset = geo.in_hand_offset(held.position if held else None, position_of_pose(pose))
-        goal_xy = [float(v) for v in self.get_input("goal").split(";") if v.strip()]
-        if len(goal_xy) != 2:
-            raise BehaviorTreeError(f"node '{self.full_path}': goal must be 'x;y', got {self.get_input('goal')!r}")
-        goal = geo.goal_position(goal_xy, self.get_input("placed"))
-        for name, target in geo.place_targets(goal, offset, geo.yaw_of_pose(pose)).items():
+        for name, target in geo.place_targets(_goal_of(self), offset, geo.yaw_of_pose(pose)).items():
             self.set_output(name, target)
         return SUCCESS
+
+    def on_halted(self):
+        pass
+
+
+class CubeOnStack(StatefulActionNode):
+    """After the release: is `cube` where it was put, on this robot's stack at level
+    `placed`? RUNNING until an image taken after this node started (at most `timeout`
+    wall s), then FAILURE when that image shows the cube off the stack (held tilted, it
+    slid off the top), else SUCCESS. A cube not seen, or no fresh image, is no evidence
+    against the placement: the old behaviour, booking the release."""
+
+    @staticmethod
+    def provided_ports():
+        return [InputPort("cube", str), _detections_port(), *_goal_ports(),
+                InputPort("within", float, default=0.03, description="m across from the goal"),
+                # longer than PlacePoses' wait: a loaded machine's camera can lag 2 s behind
+                InputPort("timeout", float, default=4.0, description="wall s to wait for a fresh image")]
+
+    def on_start(self):
+        self.image = ImageAfterStart(self.get_input("ee_pose", default=None), self.get_input("timeout"))
+        return self.on_running()
+
+    def on_running(self):
+        cube = self.get_input("cube")
+        if not self.image.fresh(self.get_input("detections", default=None)):
+            if not self.image.timed_out():
+                return RUNNING
+            LOG.warning("%s: no image after the release of %s; taking it as placed", self.full_path, cube)
+            return SUCCESS
+        seen, goal = seen_of(self).get(cube), _goal_of(self)
+        if seen is None or geo.on_stack(seen.position, goal, self.get_input("within")):
+            return SUCCESS
+        LOG.warning("%s: %s lies at (%.3f, %.3f, %.3f), off the stack at (%.3f, %.3f, %.3f)",
+                    self.full_path, cube, *seen.position, *goal)
+        return FAILURE
 
     def on_halted(self):
         pass
@@ -248,5 +311,5 @@ class WaitUntilSettled(StatefulActionNode):
         pass
 
 
-VIEW_LEAVES = (RobotToolPose, PickPoses, CubeUnmoved, CubeInGripper, PlacePoses,
+VIEW_LEAVES = (RobotToolPose, PickPoses, CubeUnmoved, CubeInGripper, PlacePoses, CubeOnStack,
                WaitUntilSettled)

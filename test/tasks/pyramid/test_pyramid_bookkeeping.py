@@ -83,6 +83,15 @@ def test_place_targets_put_the_cube_not_the_tool_on_the_goal():
     assert geo.in_hand_offset(None, (0.5, 0.0, 1.0)) == (0.0, 0.0, 0.0)
 
 
+def test_a_cube_is_on_the_stack_only_at_its_level_over_the_goal():
+    goal = geo.goal_position((0.46, 0.28), placed=1)                   # second level: centre z 0.70
+    assert geo.on_stack((0.47, 0.29, 0.705), goal)                    # perception's few mm
+    assert not geo.on_stack((0.46, 0.33, 0.650), goal)                # slid off the top: on the table beside
+    assert not geo.on_stack((0.50, 0.28, 0.700), goal)                # 4 cm aside at the right height
+    assert not geo.on_stack((0.46, 0.28, 0.650), goal)                # where the level below is: not this cube
+    assert geo.on_stack((0.50, 0.28, 0.700), goal, within=0.05)
+
+
 def test_settle_watch_wants_two_tenths_of_a_second_within_8_mm():
     watch = geo.SettleWatch(0.2, 0.008)
     for t, x in ((0.0, 0.0), (0.1, 0.05), (0.2, 0.055)):

@@ -223,6 +223,33 @@ def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
     assert not trees["panda_1"].root_blackboard.get("needs_recovery")
 
 
+def test_a_cube_that_slides_off_the_stack_is_seen_there_and_stacked_again():
+    cell, shared, trees = two_robot_cell(6)
+    slid = {}
+
+    def slide_off_after_the_second_release(c):
+        # panda_1's second cube, just released, slides off the top and lands beside the stack
+        if slid or c.log.count("panda_1 move retract") < 2:
+            return
+        cube = trees["panda_1"].root_blackboard.get("cube")
+        c.cubes[cube][:2] += (0.0, 0.08)
+        c.settle(cube)
+        slid["cube"] = cube
+
+    cell.hooks.append(slide_off_after_the_second_release)
+    status = run_in_fixed_order(cell, shared, trees)
+    assert slid, "the slide never happened"
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    after = cell.log[cell.log.index("panda_1 move retract", cell.log.index("panda_1 move retract") + 1):]
+    assert "panda_1 move restage" in after, after[:10]
+    assert after.index("panda_1 move restage") < after.index(f"panda_1 grasp {slid['cube']}")
+    cubes, heights = stack_at(cell, GOALS["panda_1"])
+    assert slid["cube"] in cubes and len(cubes) == 3
+    assert heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(3)])
+    assert shared.get(f"cube_state:{slid['cube']}") == "placed:panda_1"
+    assert trees["panda_1"].root_blackboard.get("placed") == 3
+
+
 def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     cell = FakeCell.pyramid(2)
     cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
