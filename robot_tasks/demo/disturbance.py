@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from robot_tasks.demo.report import positions_of
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop", "knock")
@@ -63,7 +64,7 @@ class DisturbanceRule:
     def due(self, now: float, poses: dict[str, tuple]) -> dict | None:
         """The PerturbObject request to send now ({object_name, mode, target xyz}), or None;
         `poses` is the sim's ground truth, {name: ((x, y, z), (qx, qy, qz, qw))}."""
-        positions = {name: pose[0] for name, pose in poses.items()}
+        positions = positions_of(poses)
         if self.fired or self.armed_at is None or now - self.armed_at < self.delay_s:
             return None
         if self.mode in ("drop", "knock") and not carried_away_from_stack(positions):

@@ -15,7 +15,7 @@ import math
 
 from robot_tasks.demo.motion_overlap import MotionOverlap
 from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
-from robot_tasks.demo.report import judge_stack
+from robot_tasks.demo.report import judge_stack, positions_of
 from robot_tasks.demo.runner import DemoTask
 
 GOALS = {"panda_1": (0.46, 0.28), "panda_2": (0.54, -0.28)}
@@ -42,14 +42,14 @@ def judge_stacks(positions: dict, goals: dict = GOALS, size: int = STACK_SIZE) -
 
 
 def grade(poses: dict, _first_poses: dict, _counted: list):
-    rows = judge_stacks({name: pose[0] for name, pose in poses.items()})
+    rows = judge_stacks(positions_of(poses))
     summary = "; ".join(f"{r['robot']}: {len(r['stack'])} cubes {'ok' if r['ok'] else 'NOT ok'}" for r in rows)
     return "stacks", rows, all(r["ok"] for r in rows), summary
 
 
 def grade_solo(poses: dict, _first_poses: dict, _counted: list):
     """The one-robot baseline (FrankaPyramidSolo): all six cubes on panda_1's stack."""
-    rows = judge_stacks({name: pose[0] for name, pose in poses.items()}, {"panda_1": GOALS["panda_1"]}, size=6)
+    rows = judge_stacks(positions_of(poses), {"panda_1": GOALS["panda_1"]}, size=6)
     return "stacks", rows, rows[0]["ok"], f"panda_1 alone: {len(rows[0]['stack'])} cubes {'ok' if rows[0]['ok'] else 'NOT ok'}"
 
 

@@ -9,7 +9,7 @@ end is graded by judge_stack (report.py) on the sim's ground truth: report["cube
 from __future__ import annotations
 
 from robot_tasks.demo.disturbance import DisturbanceRule
-from robot_tasks.demo.report import judge_stack
+from robot_tasks.demo.report import judge_stack, positions_of
 from robot_tasks.demo.runner import DemoTask
 
 TREE_ID = "FrankaStacking"
@@ -20,7 +20,7 @@ RECOVERIES = {("pickup_resync", "FAILURE"): "pickup resync: the cube moved, rest
 
 
 def grade(poses: dict, _first_poses: dict, _counted: list):
-    cubes = judge_stack({name: pose[0] for name, pose in poses.items()})
+    cubes = judge_stack(positions_of(poses))
     summary = ", ".join(f"{c['cube']}:{'ok' if c['ok'] else 'off'}" for c in cubes)
     return "cubes", cubes, all(c["ok"] for c in cubes), summary
 

@@ -20,8 +20,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from robot_tasks.demo.report import positions_of
 from robot_tasks.demo.pallet_grade import up_component
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
+from robot_tasks.tasks.palletizing.tool import multiply
 
 MODES = ("drop", "slot", "tilt")
 BELT_BIN_Z = 0.61        # a bin's centre resting on the belt
@@ -30,6 +32,7 @@ ON_BELT_Y = 0.15         # a bin this close to the belt's centre line (sideways)
 # The tilted pose: 3 cm above where it settles (z 0.649) with its front on the stop, nose up.
 TILT_AT = (0.32, 0.80, 0.68)
 TILT_PITCH = math.radians(-16.0)
+HALF_TURN_ABOUT_X = (1.0, 0.0, 0.0, 0.0)        # how a bin lies upside down
 ARMING = {"drop": ("lift", 2), "slot": ("above_slot", 1)}     # phase, bins placed
 TILT_AFTER_SLOTS = 2                                          # tilt the bin after this many slots filled
 PICKUP_LINE = re.compile(r"\bpickup: bin at ")
@@ -39,8 +42,8 @@ PLACE_LINE = re.compile(r"\bplace: slot (\d+)")
 def tilted_on_the_stop(upside_down: bool) -> tuple[float, float, float, float]:
     """Quaternion (x, y, z, w) of a bin pitched by TILT_PITCH about world y, after its own
     half turn about x when it lies upside down: q_y(pitch) * q_x(pi) or q_y(pitch)."""
-    s, c = math.sin(TILT_PITCH / 2), math.cos(TILT_PITCH / 2)
-    return (c, 0.0, -s, 0.0) if upside_down else (0.0, s, 0.0, c)
+    pitched = (0.0, math.sin(TILT_PITCH / 2), 0.0, math.cos(TILT_PITCH / 2))
+    return multiply(pitched, HALF_TURN_ABOUT_X) if upside_down else pitched
 
 
 @dataclass
@@ -85,7 +88,7 @@ class PalletDisturbanceRule:
         truth, {name: ((x, y, z), (qx, qy, qz, qw))}."""
         if self.fired or not self.armed:
             return None
-        positions = {name: pose[0] for name, pose in poses.items()}
+        positions = positions_of(poses)
         if self.mode == "drop":
             carried = positions.get(f"bin_{self._placed}")
             if carried is None or carried[2] < BELT_BIN_Z + LIFTED_BY:

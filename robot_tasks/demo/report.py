@@ -15,6 +15,11 @@ XY_TOLERANCE = 0.025  # m between a cube's centre and the one below: beyond half
 Z_TOLERANCE = 0.01    # m from the level's height
 
 
+def positions_of(poses: dict[str, tuple]) -> dict[str, Sequence[float]]:
+    """{name: (x, y, z)} of the sim's ground-truth poses {name: ((x, y, z), (qx, qy, qz, qw))}."""
+    return {name: pose[0] for name, pose in poses.items()}
+
+
 def judge_stack(positions: dict[str, Sequence[float]], order: Sequence[str] = ORDER,
                 table_z: float = TABLE_Z, cube: float = CUBE) -> list[dict]:
     """Per cube: where it is, which level it should be on, and whether it is there

@@ -34,7 +34,7 @@ from typing import Callable
 
 from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
-from robot_tasks.demo.report import write_report
+from robot_tasks.demo.report import positions_of, write_report
 from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
                                       run_with_nodes, wait_for_server)
 
@@ -226,7 +226,7 @@ class RunWatcher:
                  for o in msg.objects}
         with self.state.lock:
             self.state.poses = poses
-            self.state.positions = {name: pose[0] for name, pose in poses.items()}
+            self.state.positions = positions_of(poses)
             for name, pose in poses.items():
                 self.state.first_poses.setdefault(name, pose)
 
