@@ -6,14 +6,16 @@ Phases are each robot's motion and gripper steps (both robots' leaves have the s
 names); a recovery is a check raising the robot's `needs_recovery` flag, or the restage
 after it; `--disturb` drags or drops a reserved cube (pyramid_disturbance.py); the end
 is graded per robot on the sim's ground truth: three cubes stacked on its goal
-(report["stacks"]); `follow` (motion_overlap.py) adds each robot's tree result and the
-fraction of the time both arms moved at once.
+(report["stacks"]); `follow` (pyramid_bumps.py, motion_overlap.py) adds each robot's tree
+result, the fraction of the time both arms moved at once, and the cubes bumped: moved
+while nobody owned them, with what each arm was doing then (report["bumps"]).
 """
 from __future__ import annotations
 
 import math
 
 from robot_tasks.demo.motion_overlap import MotionOverlap
+from robot_tasks.demo.pyramid_bumps import BumpWatch
 from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
 from robot_tasks.demo.report import judge_stack, positions_of
 from robot_tasks.demo.runner import DemoTask
@@ -55,9 +57,9 @@ def grade_solo(poses: dict, _first_poses: dict, _counted: list):
 
 PYRAMID = DemoTask(name="franka_pyramid", tree_id="FrankaPyramid", phases=PHASES, counted="release",
                    counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule, grade=grade,
-                   follow=MotionOverlap)
+                   follow=BumpWatch)
 
 # One Panda moving all six cubes alone, from the same tree file: the bench's baseline.
 PYRAMID_SOLO = DemoTask(name="franka_pyramid", tree_id="FrankaPyramidSolo", phases=PHASES, counted="release",
                         counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule,
-                        grade=grade_solo, follow=lambda: MotionOverlap(robots=("panda_1",)))
+                        grade=grade_solo, follow=lambda: BumpWatch(MotionOverlap(robots=("panda_1",))))

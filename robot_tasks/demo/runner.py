@@ -70,7 +70,9 @@ class DemoTask:
                     them when rendering is on
     follow      optional: () -> an object fed every node status change, on_change(sim time,
                 change), whose summary() dict is merged into the report (franka_pyramid: each
-                robot's result, how long both arms moved at once)
+                robot's result, how long both arms moved at once, the cubes bumped); if it
+                has them, on_log(line) gets the tree executor's log lines and on_poses(sim
+                time, positions) the ground truth, all from the watcher's one thread
     """
 
     name: str
@@ -216,6 +218,8 @@ class RunWatcher:
         if msg.name == TREE_EXECUTOR_LOGGER and len(self.state.task_log) < MAX_TASK_LOG:
             level = {20: "INFO", 30: "WARN", 40: "ERROR", 50: "FATAL"}.get(msg.level, str(msg.level))
             self.state.task_log.append(f"{self.state.sim_time:8.3f} {level} {msg.msg}")
+            if hasattr(self.state.follower, "on_log"):
+                self.state.follower.on_log(msg.msg)
 
     def _on_image(self, msg):
         self.state.image = msg
@@ -229,6 +233,8 @@ class RunWatcher:
             self.state.positions = positions_of(poses)
             for name, pose in poses.items():
                 self.state.first_poses.setdefault(name, pose)
+        if hasattr(self.state.follower, "on_poses"):
+            self.state.follower.on_poses(self.state.sim_time, self.state.positions)
 
     def _on_status(self, msg):
         st, task = self.state, self.task

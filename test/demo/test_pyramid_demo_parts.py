@@ -9,6 +9,7 @@ from ground_truth import level
 
 from robot_tasks.demo.franka_pyramid import judge_stacks
 from robot_tasks.demo.motion_overlap import MotionOverlap
+from robot_tasks.demo.pyramid_bumps import BumpWatch
 from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
 
 
@@ -76,3 +77,28 @@ def test_drop_fires_on_panda_2s_second_unlock():
     assert request == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
     with pytest.raises(ValueError, match="knock"):
         PyramidDisturbanceRule("knock")
+
+
+def test_bump_watch_reports_cubes_moved_that_nobody_owned_with_what_the_arms_did():
+    watch = BumpWatch()
+    approach = Change("FrankaPyramid/x/both_robots/panda_2/robot_run/pick/approach", "approach", "MoveToPose",
+                      "RUNNING")
+    still = {"red_cube": (0.45, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.65), "green_cube": (0.55, 0.0, 0.65)}
+    watch.on_poses(0.0, still)
+    watch.on_log("reserve: panda_1 -> red_cube")
+    watch.on_change(1.0, approach)
+    # panda_1 lifts its own cube: not a bump; blue, which nobody owns, is pushed 3 cm and stops
+    pushed = [(0.5, 0.01 * k, 0.65) for k in range(4)] + [(0.5, 0.03, 0.65)] * 6
+    for k, blue in enumerate(pushed):
+        watch.on_poses(1.0 + 0.1 * k, {**still, "red_cube": (0.45, 0.0, 0.70 + 0.02 * k), "blue_cube": blue})
+    # red, placed on panda_1's stack, then rests there: where it was put is its new rest
+    watch.on_log("placed: panda_1 put red_cube at level 0")
+    for k in range(3):
+        watch.on_poses(3.0 + 0.1 * k, {**still, "red_cube": (0.46, 0.28, 0.65), "blue_cube": (0.5, 0.03, 0.65)})
+    bumps = watch.summary()["bumps"]
+    assert [(b["cube"], b["sim_time"]) for b in bumps] == [("blue_cube", 1.2)]
+    assert bumps[0]["moved_m"] == pytest.approx(0.03) and bumps[0]["to"] == [0.5, 0.03, 0.65]
+    assert bumps[0]["doing"] == {"panda_1": ["nothing"], "panda_2": ["approach"]}
+    watch.on_poses(4.0, {**still, "red_cube": (0.46, 0.33, 0.65), "blue_cube": (0.5, 0.03, 0.65)})
+    assert [b["cube"] for b in watch.summary()["bumps"]] == ["blue_cube", "red_cube"]   # a placed cube knocked
+    assert "both_moving_fraction" in watch.summary()["motion"]
