@@ -28,6 +28,7 @@ RECOVERIES = {("flag_moved", "SUCCESS"): "cube moved during the approach: recove
               ("flag_dropped", "SUCCESS"): "cube dropped while carried: recovering",
               ("flag_off_stack", "SUCCESS"): "cube seen off the stack after the release: recovering",
               ("restage", "SUCCESS"): "restaged above the cube: trying the same reservation again"}
+FLAGS = tuple(name for name, _status in RECOVERIES if name.startswith("flag_"))   # Scripts raising needs_recovery
 
 
 def judge_stacks(positions: dict, goals: dict = GOALS, size: int = STACK_SIZE) -> list[dict]:
@@ -57,9 +58,9 @@ def grade_solo(poses: dict, _first_poses: dict, _counted: list):
 
 PYRAMID = DemoTask(name="franka_pyramid", tree_id="FrankaPyramid", phases=PHASES, counted="release",
                    counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule, grade=grade,
-                   follow=BumpWatch)
+                   follow=lambda: BumpWatch(flag_names=FLAGS))
 
 # One Panda moving all six cubes alone, from the same tree file: the bench's baseline.
 PYRAMID_SOLO = DemoTask(name="franka_pyramid", tree_id="FrankaPyramidSolo", phases=PHASES, counted="release",
                         counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule,
-                        grade=grade_solo, follow=lambda: BumpWatch(MotionOverlap(robots=("panda_1",))))
+                        grade=grade_solo, follow=lambda: BumpWatch(MotionOverlap(robots=("panda_1",)), FLAGS))

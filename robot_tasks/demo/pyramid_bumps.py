@@ -7,7 +7,9 @@ cube -- one still on the pyramid, or one already placed on a stack -- should sta
 it rests. When one moves more than `threshold` from its resting place, that is a bump:
 one event per push, with the sim time, how far the cube went in the end, and each arm's
 running motion leaves at the moment it started (from MotionOverlap), so a bench's
-reports tell which phase of which arm knocks the pyramid or a stack.
+reports tell which phase of which arm knocks the pyramid or a stack. The same context is
+kept for every `needs_recovery` a robot raises (a cube that left its gripper while the
+other arm passed close by shows here, not as a bump: its robot owned it).
 
 Fed from the demo runner's watcher thread: on_change (node status changes, passed on to
 the MotionOverlap), on_log (the tree executor's log lines: "reserve: panda_1 -> red_cube"
@@ -32,6 +34,7 @@ RESTING_SAMPLES = 5      # ... this many in a row: the cube has come to rest
 @dataclass
 class BumpWatch:
     overlap: MotionOverlap = field(default_factory=MotionOverlap)
+    flag_names: tuple = ()                            # the tree's Scripts that raise needs_recovery
     threshold: float = 0.01                           # m from its resting place
     owner: dict = field(default_factory=dict)         # cube -> robot that reserved it (until placed)
     rest: dict = field(default_factory=dict)          # cube -> where it rests
@@ -39,8 +42,12 @@ class BumpWatch:
     moving: dict = field(default_factory=dict)        # cube -> the bump in progress
     still: dict = field(default_factory=dict)         # cube -> samples in a row without moving
     bumps: list = field(default_factory=list)
+    flags: list = field(default_factory=list)         # each needs_recovery raised, with what the arms did
 
     def on_change(self, sim_time: float, change) -> None:
+        if change.name in self.flag_names and change.status == "SUCCESS":
+            self.flags.append({"sim_time": round(sim_time, 3), "robot": self.overlap.robot_of(change.path),
+                               "flag": change.name, "doing": self._doing()})
         self.overlap.on_change(sim_time, change)
 
     def on_log(self, line: str) -> None:
@@ -79,4 +86,4 @@ class BumpWatch:
                 or ["nothing"] for robot in self.overlap.robots}
 
     def summary(self) -> dict:
-        return {**self.overlap.summary(), "bumps": list(self.bumps)}
+        return {**self.overlap.summary(), "bumps": list(self.bumps), "recovery_flags": list(self.flags)}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 from ground_truth import level
 
-from robot_tasks.demo.franka_pyramid import judge_stacks
+from robot_tasks.demo.franka_pyramid import FLAGS, judge_stacks
 from robot_tasks.demo.motion_overlap import MotionOverlap
 from robot_tasks.demo.pyramid_bumps import BumpWatch
 from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
@@ -80,7 +80,7 @@ def test_drop_fires_on_panda_2s_second_unlock():
 
 
 def test_bump_watch_reports_cubes_moved_that_nobody_owned_with_what_the_arms_did():
-    watch = BumpWatch()
+    watch = BumpWatch(flag_names=FLAGS)
     approach = Change("FrankaPyramid/x/both_robots/panda_2/robot_run/pick/approach", "approach", "MoveToPose",
                       "RUNNING")
     still = {"red_cube": (0.45, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.65), "green_cube": (0.55, 0.0, 0.65)}
@@ -102,3 +102,7 @@ def test_bump_watch_reports_cubes_moved_that_nobody_owned_with_what_the_arms_did
     watch.on_poses(4.0, {**still, "red_cube": (0.46, 0.33, 0.65), "blue_cube": (0.5, 0.03, 0.65)})
     assert [b["cube"] for b in watch.summary()["bumps"]] == ["blue_cube", "red_cube"]   # a placed cube knocked
     assert "both_moving_fraction" in watch.summary()["motion"]
+    watch.on_change(4.5, Change("FrankaPyramid/x/both_robots/panda_1/robot_run/place/flag_dropped", "flag_dropped",
+                                "Script", "SUCCESS"))
+    assert watch.summary()["recovery_flags"] == [{"sim_time": 4.5, "robot": "panda_1", "flag": "flag_dropped",
+                                                  "doing": {"panda_1": ["nothing"], "panda_2": ["approach"]}}]

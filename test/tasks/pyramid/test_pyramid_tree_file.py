@@ -6,7 +6,7 @@ from __future__ import annotations
 from defusedxml import ElementTree
 from paths import REPO
 
-from robot_tasks.demo.franka_pyramid import GOALS
+from robot_tasks.demo.franka_pyramid import FLAGS, GOALS, RECOVERIES
 from robot_tasks.tasks.tree_model import model_xml
 
 TREE = REPO / "trees" / "franka_pyramid.xml"
@@ -41,3 +41,10 @@ def test_the_demo_grades_the_goals_the_tree_stacks_on():
     for element in instances() + instances("FrankaPyramidSolo"):
         goal = tuple(float(v) for v in element.get("goal").split(";"))
         assert goal == GOALS[element.get("robot")]
+
+
+def test_every_recovery_the_demo_counts_is_a_node_of_the_tree():
+    names = {el.get("name") for el in ElementTree.parse(TREE).getroot().iter() if el.get("name")}
+    assert {name for name, _status in RECOVERIES} <= names
+    assert set(FLAGS) == {el.get("name") for el in ElementTree.parse(TREE).getroot().iter("Script")
+                          if el.get("code") == "needs_recovery := true"}
