@@ -4,9 +4,11 @@ Runs N seeded episodes (default 20) of `robot-tasks demo franka_pyramid` undistu
 with a drag of a reserved cube, and of the one-robot baseline (tree FrankaPyramidSolo:
 panda_1 moves all six cubes to its goal), each a full run with real processes over
 loopback DDS, one after the other, every case of a seed before the next seed (Ctrl-C
-then still reports every case). Prints, side by side: success rate,
-median sim and wall time of the successful episodes, and the median fraction of the
-run in which both arms had a motion running. Targets: >= 95 % undisturbed, >= 90 % with
+then still reports every case). Prints, side by side: success rate, median sim and
+wall time of the successful episodes, the median fraction of the run in which both arms
+had a motion running, how many episodes needed a recovery, and how many cubes were bumped
+(moved while nobody owned them); then what the arms were doing at each bump and each
+recovery flag, counted. Targets: >= 95 % undisturbed, >= 90 % with
 the drag, both-moving fraction > 25 %.
 
     .venv/bin/python bench/pyramid_success.py [--seeds 20] [--modes none,drag] [--no-solo] [--out runs/bench_pyramid]
@@ -18,6 +20,7 @@ episode's run folder is kept under --out, and the table is also written to summa
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import signal
 import statistics
@@ -33,17 +36,37 @@ BOTH_MOVING_TARGET = 0.25
 
 
 def with_motion(runs: list[dict]) -> list[dict]:
-    """Each episode summary plus its report's both-moving fraction."""
+    """Each episode summary plus its report's both-moving fraction, how many recoveries it
+    needed, and its bumps (cubes moved that nobody owned) and recovery flags with what the
+    arms were doing then."""
     for run in runs:
         report = json.loads(Path(run["report"]).read_text())
         run["both_moving_fraction"] = report.get("motion", {}).get("both_moving_fraction")
+        run["recoveries"] = len(report.get("recoveries", []))
+        run["bumps"] = report.get("bumps", [])
+        run["recovery_flags"] = report.get("recovery_flags", [])
     return runs
+
+
+def doing_text(doing: dict) -> str:
+    """{'panda_1': ['approach'], 'panda_2': ['nothing']} -> 'panda_1 approach, panda_2 nothing'."""
+    return ", ".join(f"{robot} {'+'.join(leaves)}" for robot, leaves in sorted(doing.items()))
+
+
+def causes(rows: dict) -> list[str]:
+    """What the arms were doing at each bump and each recovery flag, counted over all runs."""
+    counts = collections.Counter()
+    for runs in rows.values():
+        for run in runs:
+            counts.update(f"bump of a free cube: {doing_text(b['doing'])}" for b in run.get("bumps", []))
+            counts.update(f"{f['robot']} {f['flag']}: {doing_text(f['doing'])}" for f in run.get("recovery_flags", []))
+    return [f"{n:3d} x {what}" for what, n in counts.most_common()]
 
 
 def table(rows: dict) -> str:
     median = (lambda xs: f"{statistics.median(xs):.1f}" if xs else "-")
     lines = [f"{'case':6s} {'success':>11s} {'median sim s':>13s} {'median wall s':>14s} {'both moving':>12s} "
-             f"{'target':>7s}"]
+             f"{'recovered':>10s} {'bumps':>6s} {'target':>7s}"]
     for case, runs in rows.items():
         ok = [r for r in runs if r["success"]]
         rate = 100.0 * len(ok) / max(1, len(runs))
@@ -53,12 +76,16 @@ def table(rows: dict) -> str:
         verdict = "-" if target is None else ("PASS" if rate >= target else "MISS")
         lines.append(f"{case:6s} {len(ok):>3d}/{len(runs):<3d} {rate:3.0f}% {median([r['sim_time_s'] for r in ok]):>13s} "
                      f"{median([r['wall_time_s'] for r in ok]):>14s} {both_text:>12s} "
+                     f"{sum(1 for r in runs if r.get('recoveries')):>10d} {sum(len(r.get('bumps', [])) for r in runs):>6d} "
                      f"{'-' if target is None else f'{target:.0f}%':>7s} {verdict}")
     duo = [r["sim_time_s"] for r in rows.get("none", []) if r["success"]]
     solo = [r["sim_time_s"] for r in rows.get("solo", []) if r["success"]]
     if duo and solo:
         lines.append(f"two robots vs one (median sim time): {statistics.median(solo) / statistics.median(duo):.2f}x "
                      f"faster; both-moving target > {100 * BOTH_MOVING_TARGET:.0f}%")
+    found = causes(rows)
+    if found:
+        lines += ["what the arms were doing at each bump and recovery flag:"] + found
     return "\n".join(lines)
 
 
