@@ -16,6 +16,12 @@ median latency, then each stage's share of it (segmenting the image; fitting bin
 within that the RANSAC of a bin's top face, perception/plane.py; fitting cubes, which the
 default catalogue tries on every blue blob; the min-area rectangles both fits search),
 the breakdown issue 16 asks for. The stages overlap (a rectangle is part of a fit).
+
+Last, the scene's own labels against the whole catalogue, side by side on the same frames
+(franka_stacking at 320 x 240 and ur10_palletizing at 640 x 480, the configs' sizes): the
+`labels` that config/<scene>.yaml gives the perception_server, median detect ms of each
+detector timed in turns, the ratio, and whether both found the same objects (label and
+position within 1 mm).
 """
 from __future__ import annotations
 
@@ -24,11 +30,14 @@ import cProfile
 import math
 import pstats
 import time
+from pathlib import Path
 
 import numpy as np
 import pybullet as p
 
+from robot_tasks.bringup import load_plan
 from robot_tasks.perception import CameraIntrinsics, Detector, intrinsics_from_pybullet_projection
+from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.perception.geometry import matrix_from_quat
 from robot_tasks.sim import World
 
@@ -115,6 +124,42 @@ def palletizing_breakdown(seeds: int, repeats: int) -> tuple[float, int, dict[st
     return float(np.median(latencies) * 1000), found, stages
 
 
+def scene_labels(scene: str) -> list[str]:
+    """The labels config/<scene>.yaml gives its perception_server."""
+    config = Path(__file__).resolve().parents[1] / "config" / f"{scene}.yaml"
+    return list(load_plan(config).parameters("perception_server").get("labels") or [])
+
+
+def same_detections(a, b, tolerance: float = 0.001) -> bool:
+    return len(a) == len(b) and all(x.label == y.label and np.linalg.norm(np.subtract(x.position, y.position))
+                                    <= tolerance for x, y in zip(a, b))
+
+
+def labels_against_catalogue(scene: str, size: tuple[int, int], settle_s: float, seeds: int,
+                             repeats: int) -> dict:
+    """Median detect ms with the whole catalogue and with the scene's labels, in turns on
+    the same frames, and how many frames gave the same detections."""
+    labels = scene_labels(scene)
+    detectors = {"catalogue_ms": Detector(), "labels_ms": Detector(catalog_for(labels))}
+    times = {name: [] for name in detectors}
+    same = 0
+    for seed in range(seeds):
+        with World(scene=scene, seed=seed) as world:
+            world.step(int(settle_s / world.time_step))
+            cam = world.camera("scene").resized(*size)
+            frame, k, pose = cam.capture(), cam.intrinsics(), cam.world_from_optical()
+            intrinsics = CameraIntrinsics.from_k(k.matrix, *size)
+            found = {}
+            for _ in range(repeats):
+                for name, detector in detectors.items():
+                    t0 = time.perf_counter()
+                    found[name] = detector.detect(frame.rgb, frame.depth, intrinsics, pose)
+                    times[name].append(time.perf_counter() - t0)
+            same += same_detections(found["catalogue_ms"], found["labels_ms"])
+    return {"labels": labels, "frames": seeds, "same": same,
+            **{name: float(np.median(t) * 1000) for name, t in times.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="scenes per resolution (default 20)")
@@ -136,6 +181,13 @@ def main() -> None:
           f"{found} bins found in {seeds} frames")
     for label, ms in stages.items():
         print(f"  {label:<40} {ms:7.1f} ms a detect ({ms / stages['detect'] * 100:5.1f} %)")
+    print("\nthe scene's labels (config/<scene>.yaml) against the whole catalogue, same frames, in turns")
+    print(f"{'scene':>17} {'size':>8} {'catalogue ms':>12} {'labels ms':>10} {'ratio':>6} {'same':>7}  labels")
+    for scene, size, settle_s in (("franka_stacking", (320, 240), 0.5), ("ur10_palletizing", (640, 480), 25.0)):
+        row = labels_against_catalogue(scene, size, settle_s, seeds, repeats)
+        print(f"{scene:>17} {size[0]}x{size[1]:<4} {row['catalogue_ms']:>12.1f} {row['labels_ms']:>10.1f} "
+              f"{row['catalogue_ms'] / row['labels_ms']:>5.2f}x {row['same']:>3d}/{row['frames']:<3d}  "
+              f"{', '.join(row['labels'])}")
 
 
 if __name__ == "__main__":

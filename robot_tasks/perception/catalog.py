@@ -76,3 +76,20 @@ DEFAULT_CATALOG: tuple[ObjectSpec, ...] = (
     # The sim's KLT-like bin: 30 x 20 x 12 cm, rgba (0.2, 0.35, 0.6) = hue 218, saturation 0.67.
     ObjectSpec("bin", "bin", BLUE, (0.30, 0.20, 0.12)),
 )
+
+
+def catalog_for(labels, catalog: tuple[ObjectSpec, ...] = DEFAULT_CATALOG) -> tuple[ObjectSpec, ...]:
+    """The entries of `catalog` with these labels, in catalogue order; every entry when
+    `labels` is empty. A scene that knows what it holds looks only for that: each colour
+    with no entry left is not even segmented, and a blob is not fitted as shapes that
+    cannot be there (the stacking table has no bins, bowls or bananas). Raises ValueError
+    naming an unknown label and the known ones."""
+    wanted = list(labels)
+    if not wanted:
+        return tuple(catalog)
+    known = [spec.label for spec in catalog]
+    unknown = [label for label in wanted if label not in known]
+    if unknown:
+        raise ValueError(f"unknown label(s) {', '.join(map(repr, unknown))}; the catalogue knows: "
+                         f"{', '.join(known)}")
+    return tuple(spec for spec in catalog if spec.label in wanted)

@@ -28,6 +28,7 @@ from sensor_msgs.msg import CameraInfo, Image
 from visualization_msgs.msg import MarkerArray
 
 from robot_tasks.perception import Detector
+from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
 from robot_tasks.nodes.perception_server.detection_msgs import (detected_objects, detection_array, detection_markers,
                                                                keep, set_stamp_ns)
@@ -61,7 +62,7 @@ class PerceptionServer(Node):
         super().__init__(node_name, **kwargs)
         self.cfg: PerceptionConfig = declare_perception_params(self)
         cfg = self.cfg
-        self.detector = Detector()
+        self.detector = Detector(catalog_for(cfg.labels))      # the scene's objects only
         self.known_labels = sorted({spec.label for spec in self.detector.catalog})
         self.feed = CameraFeed(tolerance_ns=round(cfg.sync_tolerance * 1e9), fallback_pose=cfg.camera_pose)
         self.worker = DetectionWorker()
@@ -99,7 +100,7 @@ class PerceptionServer(Node):
         pose = ", else ".join(sources) or "nowhere (set camera_pose or camera_pose_topic): goals will fail"
         self.get_logger().info(
             f"DetectObjects on '{cfg.action_name}'; images '{cfg.image_topic}' + '{cfg.depth_topic}', "
-            f"pose from {pose}; streaming "
+            f"pose from {pose}; looking for {', '.join(self.known_labels)}; streaming "
             + (f"'{cfg.detections_topic}' at {cfg.stream_rate:g} Hz" if cfg.stream_rate > 0 else "off"))
 
     # --- DetectObjects ------------------------------------------------------------------

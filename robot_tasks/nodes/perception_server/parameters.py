@@ -16,6 +16,9 @@
 | support_height     | unset                   | table-top z [m]; unset = estimated per frame       |
 | stream_rate        | 2.0                     | Hz of the detections topic; 0 = off                |
 | min_confidence     | 0.0                     | confidence floor of the *streamed* detections      |
+| labels             | [] (all)                | catalogue labels to look for (perception/catalog.py)|
+|                    |                         | e.g. [red_cube, blue_cube]; a goal asking for any  |
+|                    |                         | other label is rejected with this list             |
 | detections_topic   | detections              | robot_tasks_interfaces/DetectedObjectArray         |
 |                    |                         | (and `detection_markers`, the same as rviz2 boxes) |
 | action_name        | detect_objects          | robot_tasks_interfaces/action/DetectObjects        |
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_tasks.nodes.perception_server.camera_convert import CameraModelError, pose_from_list
+from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.ros.errors import ParameterError
 from robot_tasks.ros.parameters import declare
 
@@ -48,6 +52,7 @@ class PerceptionConfig:
     support_height: float | None
     stream_rate: float
     min_confidence: float
+    labels: tuple
     detections_topic: str
     action_name: str
     default_timeout: float
@@ -76,6 +81,7 @@ def declare_perception_params(node) -> PerceptionConfig:
                             minimum=0.0, maximum=1000.0),
         min_confidence=declare(node, "min_confidence", 0.0, "floor of the streamed detections",
                                minimum=0.0, maximum=1.0),
+        labels=_labels(node, declare(node, "labels", [], "catalogue labels to look for; [] = all", kind=str)),
         detections_topic=name("detections_topic", "detections", "DetectedObjectArray stream"),
         action_name=name("action_name", "detect_objects", "DetectObjects action name"),
         default_timeout=declare(node, "default_timeout", 5.0, "s a goal with timeout 0 waits",
@@ -83,6 +89,13 @@ def declare_perception_params(node) -> PerceptionConfig:
         sync_tolerance=declare(node, "sync_tolerance", 0.01, "s between rgb and depth stamps",
                                minimum=0.0, maximum=10.0),
     )
+
+
+def _labels(node, values) -> tuple:
+    try:
+        return tuple(spec.label for spec in catalog_for(values or []))
+    except ValueError as err:
+        raise ParameterError("labels", f": {err}", node=node.get_name()) from err
 
 
 def _camera_pose(node, values) -> np.ndarray | None:

@@ -62,6 +62,7 @@ def test_stream_publishes_nothing_without_a_camera(detect, probe, ns):
     ({"stream_rate": -1.0}, "stream_rate"),
     ({"min_confidence": 2}, "min_confidence"),
     ({"support_height": "table"}, "support_height"),
+    ({"labels": ["red_cube", "unicorn"]}, "unicorn"),        # the message names the label, and the known ones
 ])
 def test_bad_parameter_exits_with_code_2_naming_it(launcher, ns, params, named):
     argv = [sys.executable, "-m", SERVER_MODULE] + ros_args("bad_perception_server", params, {"__ns": ns})

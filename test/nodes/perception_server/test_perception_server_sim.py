@@ -86,6 +86,22 @@ def test_labels_and_min_confidence_filter(stack):
     assert all(o.confidence >= 1.0 for o in result.objects)
 
 
+def test_a_server_told_the_scenes_labels_finds_only_those_and_refuses_others(launcher, probe, ns):
+    """`labels` (config/<scene>.yaml sets it): only those objects are looked for, and a goal
+    asking for another label is refused, naming the ones this server knows."""
+    launcher.start_module(SERVER_MODULE, name="perception_server_two_cubes", remaps={"__ns": ns},
+                          params={"stream_rate": 0.0, "use_sim_time": True, "action_name": "detect_two_cubes",
+                                  "labels": ["red_cube", "blue_cube"]})
+    detect = Detect(probe, f"{ns}/detect_two_cubes")
+    detect.wait_ready(timeout=30.0)
+    result, status, _ = detect.call(timeout=5.0)
+    assert status == GoalStatus.STATUS_SUCCEEDED, result.message
+    assert sorted(o.label for o in result.objects) == ["blue_cube", "red_cube"]
+    result, status, _ = detect.call(labels=["green_cube"])
+    assert status == GoalStatus.STATUS_ABORTED and result.error_code == Result.INVALID_GOAL
+    assert "green_cube" in result.message and "known labels: blue_cube, red_cube" in result.message
+
+
 @pytest.mark.parametrize("goal, field", [
     (dict(labels=["red_cube", "unicorn"]), "labels"),
     (dict(min_confidence=1.5), "min_confidence"),
