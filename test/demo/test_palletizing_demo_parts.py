@@ -4,9 +4,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from defusedxml import ElementTree
+from paths import REPO
 from ground_truth import level
 
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
+from robot_tasks.demo.ur10_palletizing import RECOVERIES
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
 from robot_tasks.demo.runner import Counted
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
@@ -136,3 +139,17 @@ def test_the_demo_command_knows_each_tasks_disturbances(capsys):
     assert demo.demo_task("ur10_palletizing").tree_id == "Ur10Palletizing"
     assert demo.demo_task("franka_stacking").tree_id == "FrankaStacking"
     assert demo.demo_task("banana_bowl").tree_id == "BananaBowl"
+
+
+def test_a_lost_bin_is_counted_from_the_guards_not_from_the_wait_for_the_attached_topic():
+    """The demo's "bin lost" is a guard's BinAttached failing. AttachmentConfirmed checks
+    the same topic while it catches up with the suction's answer: its failures are no
+    loss (seed 2 undisturbed once reported one), so its check has a name of its own."""
+    root = ElementTree.parse(REPO / "trees" / "ur10_palletizing.xml").getroot()
+    trees = {bt.get("ID"): bt for bt in root.findall("BehaviorTree")}
+    in_wait = [el.get("name") for el in trees["AttachmentConfirmed"].iter("SubTree")]
+    guards = [el.get("name", el.get("ID")) for tid, bt in trees.items() if tid != "AttachmentConfirmed"
+              for el in bt.iter("SubTree") if el.get("ID") == "BinAttached"]
+    lost = [name for (name, status), text in RECOVERIES.items() if text.startswith("bin lost")]
+    assert lost == ["BinAttached"] and len(guards) >= 4 and set(guards) == {"BinAttached"}
+    assert in_wait == ["attached_yet"]
