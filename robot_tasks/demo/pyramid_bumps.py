@@ -86,4 +86,5 @@ class BumpWatch:
                 or ["nothing"] for robot in self.overlap.robots}
 
     def summary(self) -> dict:
-        return {**self.overlap.summary(), "bumps": list(self.bumps), "recovery_flags": list(self.flags)}
+        return {**self.overlap.summary(), "bumps": list(self.bumps), "recovery_flags": list(self.flags),
+                "cubes_watched": len(self.last)}

@@ -102,6 +102,7 @@ def test_bump_watch_reports_cubes_moved_that_nobody_owned_with_what_the_arms_did
     watch.on_poses(4.0, {**still, "red_cube": (0.46, 0.33, 0.65), "blue_cube": (0.5, 0.03, 0.65)})
     assert [b["cube"] for b in watch.summary()["bumps"]] == ["blue_cube", "red_cube"]   # a placed cube knocked
     assert "both_moving_fraction" in watch.summary()["motion"]
+    assert watch.summary()["cubes_watched"] == 3
     watch.on_change(4.5, Change("FrankaPyramid/x/both_robots/panda_1/robot_run/place/flag_dropped", "flag_dropped",
                                 "Script", "SUCCESS"))
     assert watch.summary()["recovery_flags"] == [{"sim_time": 4.5, "robot": "panda_1", "flag": "flag_dropped",

@@ -70,6 +70,7 @@ def test_two_pandas_take_the_pyramid_apart(disturb, tmp_path):
         assert [int(level) for r, _c, level in placed if r == robot] == [0, 1, 2]
     assert {r for r, c in reservations for rr, cc, _l in placed if c == cc and r != rr} == set(), why
     assert 0.0 < report["motion"]["both_moving_fraction"] < 1.0
+    assert report["cubes_watched"] == 6, why        # the bump watch saw the ground truth of every cube
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
     assert (runs[0] / "montage.png").stat().st_size > 10_000
     if disturb:
@@ -77,6 +78,7 @@ def test_two_pandas_take_the_pyramid_apart(disturb, tmp_path):
         assert report["disturbance"]["response"]["success"] is True, why
         assert any(r["what"].startswith("cube moved") for r in report["recoveries"]), why
         assert any(r["what"].startswith("restaged") for r in report["recoveries"]), why
+        assert any(f["flag"] == "flag_moved" and f["robot"] == "panda_1" for f in report["recovery_flags"]), why
         assert dragged in stacks["panda_1"], why       # the robot that had reserved it still stacked it
     else:
         assert report["recoveries"] == [], why
