@@ -72,6 +72,7 @@ class BumpWatch:
                 bump = self.moving[cube] = {"sim_time": round(sim_time, 3), "cube": cube,
                                             "from": [round(v, 3) for v in rest], "doing": self._doing()}
                 self.bumps.append(bump)
+                self.still[cube] = 0
             if bump is not None:
                 bump["to"] = [round(v, 3) for v in position]
                 bump["moved_m"] = round(math.dist(position, rest), 3)
