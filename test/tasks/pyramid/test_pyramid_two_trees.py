@@ -198,19 +198,27 @@ def test_the_main_tree_runs_both_instances_to_success():
     assert board.get("center_owner") == ""
 
 
-def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
-    cell, shared, trees = two_robot_cell(7)
-    dragged = {}
+def move_panda_1s_cube_once(cell, trees, offset, when) -> dict:
+    """A hook that, the first tick `when(cell)` holds, moves panda_1's current cube by
+    `offset` (x, y) and lets it fall; the returned dict then names the cube ("cube")."""
+    moved = {}
 
-    def drag_on_second_approach(c):
-        if dragged or c.log.count("panda_1 move approach") < 2 or c.arms["panda_1"].moving != "approach":
+    def hook(c):
+        if moved or not when(c):
             return
         cube = trees["panda_1"].root_blackboard.get("cube")
-        c.cubes[cube][:2] += (-0.12, 0.0)
+        c.cubes[cube][:2] += offset
         c.settle(cube)
-        dragged["cube"] = cube
+        moved["cube"] = cube
 
-    cell.hooks.append(drag_on_second_approach)
+    cell.hooks.append(hook)
+    return moved
+
+
+def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
+    cell, shared, trees = two_robot_cell(7)
+    dragged = move_panda_1s_cube_once(cell, trees, (-0.12, 0.0), lambda c: c.log.count("panda_1 move approach") >= 2
+                                      and c.arms["panda_1"].moving == "approach")
     status = run_in_fixed_order(cell, shared, trees)
     assert dragged, "the drag never happened"
     assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
@@ -225,18 +233,8 @@ def test_a_dragged_reserved_cube_is_waited_for_restaged_and_taken_again():
 
 def test_a_cube_that_slides_off_the_stack_is_seen_there_and_stacked_again():
     cell, shared, trees = two_robot_cell(6)
-    slid = {}
-
-    def slide_off_after_the_second_release(c):
-        # panda_1's second cube, just released, slides off the top and lands beside the stack
-        if slid or c.log.count("panda_1 move retract") < 2:
-            return
-        cube = trees["panda_1"].root_blackboard.get("cube")
-        c.cubes[cube][:2] += (0.0, 0.08)
-        c.settle(cube)
-        slid["cube"] = cube
-
-    cell.hooks.append(slide_off_after_the_second_release)
+    # panda_1's second cube, just released, slides off the top and lands beside the stack
+    slid = move_panda_1s_cube_once(cell, trees, (0.0, 0.08), lambda c: c.log.count("panda_1 move retract") >= 2)
     status = run_in_fixed_order(cell, shared, trees)
     assert slid, "the slide never happened"
     assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
