@@ -1,6 +1,6 @@
-"""Step rate of the simulation: raw PyBullet vs the sim node, plus camera frames per second.
+"""Step rate of the simulation: raw PyBullet vs the sim node, plus the camera's cost per frame.
 
-    PYTHONPATH=. .venv/bin/python bench/sim_rate.py [--steps 2000] [--repeats 5] [--all-scenes]
+    PYTHONPATH=. .venv/bin/python bench/sim_rate.py [--steps 2000] [--repeats 5] [--all-scenes] [--camera-only]
 
 Prints, for `franka_stacking` (and every scene with --all-scenes):
 * raw PyBullet:  p.stepSimulation() in a bare loop (the ceiling);
@@ -10,7 +10,9 @@ Prints, for `franka_stacking` (and every scene with --all-scenes):
                  at 10 Hz of sim time, camera off, real_time_factor 0; measured alternating
                  with raw stepping *in the node's own world*, by wall time and by CPU time
                  (the latter is what counts on a shared machine); target node >= 80% of raw;
-and the scene camera's frames per second at 320x240. With --controller-state, also the
+and the scene camera's CPU cost per frame at each scene config's size: one full render
+against the cached static backdrop plus the moving bodies (robot_tasks/sim/backdrop.py),
+alternating frame by frame. With --controller-state, also the
 banana_bowl node loop with and without the per-step controller states (two
 JointControllerState messages per step, what a demonstration recording needs).
 Numbers are medians over repeats; the machine may be shared, so compare side by side.
@@ -29,10 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pybullet as p  # noqa: E402
 
+from robot_tasks.bringup import load_plan  # noqa: E402
 from robot_tasks.sim import World  # noqa: E402
 from robot_tasks.sim.scenes import scene_names  # noqa: E402
 
 SETTLE_STEPS = 200
+REPO = Path(__file__).resolve().parents[1]
 
 
 def step_rates(scene: str, steps: int, repeats: int) -> tuple[float, float]:
@@ -55,15 +59,44 @@ def step_rates(scene: str, steps: int, repeats: int) -> tuple[float, float]:
         return statistics.median(raw), statistics.median(lib)
 
 
-def camera_fps(scene: str, width: int, height: int, frames: int) -> float:
+CAMERA_SCENES = ("franka_stacking", "franka_pyramid", "ur10_palletizing", "banana_bowl")
+
+
+def camera_size(scene: str) -> tuple[int, int]:
+    """The frame size config/<scene>.yaml gives the sim node."""
+    sim = load_plan(REPO / "config" / f"{scene}.yaml").parameters("sim")
+    return int(sim["camera_width"]), int(sim["camera_height"])
+
+
+def camera_costs(scene: str, frames: int) -> tuple[float, float, int]:
+    """(plain pass, backdrop composite) median CPU ms per frame, and the frame's pixels.
+
+    Alternating frame by frame in one settled world, the robots' joints nudged between
+    frames so that every composite has a new foreground (robot_tasks/sim/backdrop.py)."""
+    width, height = camera_size(scene)
     with World(scene=scene, seed=0) as world:
         world.step(SETTLE_STEPS)
         cam = world.camera("scene").resized(width, height)
-        cam.capture()                                   # warm-up
-        t0 = time.perf_counter()
-        for _ in range(frames):
+        cam.capture()                                   # warm-up, and the backdrop drawn once
+        plain, layered = [], []
+        for k in range(frames):
+            for robot in world.robots.values():
+                robot.reset_joints({name: 0.02 * ((k % 5) - 2) for name in list(robot.limits)[:2]})
+            t0 = time.process_time()
+            cam._render(False)
+            t1 = time.process_time()
             cam.capture()
-        return frames / (time.perf_counter() - t0)
+            layered.append(time.process_time() - t1)
+            plain.append(t1 - t0)
+        return 1000 * statistics.median(plain), 1000 * statistics.median(layered), width * height
+
+
+def print_camera_costs(frames: int) -> None:
+    print("scene camera, RGB-D by ER_TINY_RENDERER at each config's size, CPU ms per frame (median):")
+    for name in CAMERA_SCENES:
+        plain, layered, pixels = camera_costs(name, frames)
+        print(f"  {name:18s} {pixels // 1000:4d} kpx  one full pass {plain:6.1f}  static backdrop + moving bodies "
+              f"{layered:6.1f}  ({plain / layered:.2f}x)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,11 +124,15 @@ def main(argv=None) -> int:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--camera-only", action="store_true", help="only the camera's cost per frame")
     parser.add_argument("--all-scenes", action="store_true", help="also print every scene's step rate")
     parser.add_argument("--controller-state", action="store_true",
                         help="also: banana_bowl's node loop with and without per-step controller states")
     args = parser.parse_args(argv)
 
+    if args.camera_only:
+        print_camera_costs(args.frames)
+        return 0
     scene = "franka_stacking"
     raw, lib = step_rates(scene, args.steps, args.repeats)
     node = node_step_rates(scene, args.steps, args.repeats)
@@ -111,8 +148,7 @@ def main(argv=None) -> int:
             verdict = "PASS" if n >= TARGET * r else "MISS"
             print(f"    by {how} time: raw {r:9.0f}  node {n:9.0f} steps/s  "
                   f"ratio {n / r:.2f}  {verdict} (target >= {TARGET:.2f})")
-    fps = camera_fps(scene, 320, 240, args.frames)
-    print(f"  camera 320x240 RGB-D (ER_TINY_RENDERER): {fps:.1f} frames/s")
+    print_camera_costs(args.frames)
     if args.controller_state and node is not None:
         print("banana_bowl sim node loop (CPU time), per-step controller states off vs on:")
         for on in (False, True):

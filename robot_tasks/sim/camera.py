@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pybullet as p
 
+from robot_tasks.sim.backdrop import StaticBackdrop
+
 
 @dataclass(frozen=True)
 class CameraIntrinsics:
@@ -44,7 +46,8 @@ class CameraFrame:
 
 
 class Camera:
-    """A pinhole camera rendered with PyBullet's CPU renderer (ER_TINY_RENDERER).
+    """A pinhole camera rendered with PyBullet's CPU renderer (ER_TINY_RENDERER), the static
+    scene drawn once and reused (robot_tasks/sim/backdrop.py).
 
     `fov_deg` is the vertical field of view (as PyBullet defines it); pixels are square.
     """
@@ -58,6 +61,7 @@ class Camera:
         self.near, self.far = float(near), float(far)
         self._projection = p.computeProjectionMatrixFOV(self.fov_deg, self.width / self.height,
                                                         self.near, self.far)
+        self._backdrop = StaticBackdrop(world)
         self.look_at(position, target, up)
 
     def look_at(self, position, target, up=(0.0, 0.0, 1.0)) -> None:
@@ -116,17 +120,29 @@ class Camera:
 
     # --- rendering ------------------------------------------------------------------
     def capture(self, segmentation: bool = False) -> CameraFrame:
+        """Render one frame. Without a segmentation mask (and outside the GUI, where hiding
+        bodies would flicker) the static scene comes from a cached backdrop (backdrop.py):
+        the same pixels for a fraction of the cost."""
+        if segmentation or self.world.gui:
+            rgba, zbuf, seg = self._render(segmentation)
+        else:
+            rgba, zbuf = self._backdrop.compose(lambda: self._render(False)[:2], (self._view, self._projection))
+            seg = None
+        # OpenGL depth buffer (0..1, non-linear) -> metric depth along the optical axis.
+        depth = (self.far * self.near / (self.far - (self.far - self.near) * zbuf)).astype(np.float32)
+        depth[zbuf >= 1.0] = np.inf     # nothing rendered: "no return", as REP 118 depth images say
+        return CameraFrame(np.ascontiguousarray(rgba[:, :, :3]), depth, seg, self.world.time)
+
+    def _render(self, segmentation: bool):
+        """One ER_TINY_RENDERER pass: (rgba (H, W, 4) uint8, depth buffer (H, W) float32, seg or None)."""
         flags = 0 if segmentation else p.ER_NO_SEGMENTATION_MASK
         _, _, rgba, zbuf, seg = p.getCameraImage(
             self.width, self.height, self._view, self._projection, renderer=p.ER_TINY_RENDERER,
             flags=flags, physicsClientId=self.world.client)
         rgba = np.asarray(rgba, dtype=np.uint8).reshape(self.height, self.width, 4)
         zbuf = np.asarray(zbuf, dtype=np.float32).reshape(self.height, self.width)
-        # OpenGL depth buffer (0..1, non-linear) -> metric depth along the optical axis.
-        depth = (self.far * self.near / (self.far - (self.far - self.near) * zbuf)).astype(np.float32)
-        depth[zbuf >= 1.0] = np.inf     # nothing rendered: "no return", as REP 118 depth images say
         seg_img = np.asarray(seg, dtype=np.int32).reshape(self.height, self.width) if segmentation else None
-        return CameraFrame(np.ascontiguousarray(rgba[:, :, :3]), depth, seg_img, self.world.time)
+        return rgba, zbuf, seg_img
 
 
 def _quat_from_matrix(R: np.ndarray) -> tuple:
