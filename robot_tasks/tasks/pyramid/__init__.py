@@ -13,7 +13,7 @@ atomic without any lock of its own.
 - pyramid_view.py: what rests on what, the top-down order of the cubes (pure geometry);
 - targets.py: approach/grasp/lift/place poses, the in-hand calibration, settling (pure);
 - shared_leaves.py: SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock,
-  ReleaseReservation, MarkPlaced;
+  ReleaseReservation, MarkPlaced, ReconcileOwnStack;
 - view_leaves.py: RobotToolPose, PickPoses, CubeUnmoved, CubeInGripper,
   PlacePoses, CubeOnStack, WaitUntilSettled;
 - keep_trying.py: the KeepTrying decorator (retry, warn every 5 s).

@@ -7,7 +7,7 @@ instance's root blackboard has the same parent, and `@key` reaches it):
 | entry                  | values                                     | written by            |
 |------------------------|--------------------------------------------|-----------------------|
 | `cubes`                | labels, top of the pyramid first           | SurveyPyramid         |
-| `cube_state:<cube>`    | `available`, `reserved:<robot>`, `placed:<robot>` | ReserveCube, MarkPlaced |
+| `cube_state:<cube>`    | `available`, `reserved:<robot>`, `placed:<robot>` | ReserveCube, MarkPlaced, ReconcileOwnStack |
 | `center_owner`         | `""` (free) or the robot in the middle     | Acquire/ReleaseCenterLock |
 | `placed_<robot>`       | cubes that robot has stacked               | the tree's Script     |
 | `done_<robot>`         | true when that robot's stack is complete   | the tree's Script     |
@@ -78,6 +78,19 @@ def reserve_first(board: Board, robot: str, walk: Iterable[str], free: set[str])
 
 def mark_placed(board: Board, cube: str, robot: str) -> None:
     board.set(state_key(cube), f"{PLACED}:{robot}")
+
+
+def placed_by(board: Board, cubes: Iterable[str], robot: str) -> list[str]:
+    """The cubes booked as on `robot`'s stack."""
+    return [c for c in cubes if cube_state(board, c) == f"{PLACED}:{robot}"]
+
+
+def unbook_placed(board: Board, cube: str, robot: str) -> bool:
+    """A cube knocked off `robot`'s stack is `available` again; True if it was booked there."""
+    if cube_state(board, cube) != f"{PLACED}:{robot}":
+        return False
+    board.set(state_key(cube), AVAILABLE)
+    return True
 
 
 def release_reservation(board: Board, cube: str, robot: str) -> bool:

@@ -1,4 +1,5 @@
-"""The leaves that touch the shared blackboard: survey, reserve, lock, give back, mark placed.
+"""The leaves that touch the shared blackboard: survey, reserve, lock, give back, mark placed,
+and reconcile a robot's stack with what the camera sees.
 
 Each reads or writes the entries of shared_board.py through `@`-keys, so whichever
 tree instance ticks them, they meet in the one blackboard every instance's root
@@ -15,8 +16,9 @@ from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.tasks.world_view import detections_stamp
 
 from . import shared_board as board
+from . import targets as geo
 from .pyramid_view import PyramidError, free_cubes, rests_on, top_down_order, walk_labels
-from .view_leaves import seen_of
+from .view_leaves import goal_xy_of, seen_of
 
 LOG = logging.getLogger("robot_tasks.tasks.pyramid")
 SUCCESS, FAILURE, RUNNING = NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.RUNNING
@@ -269,4 +271,37 @@ class MarkPlaced(_SharedLeaf, SyncActionNode):
         return SUCCESS
 
 
-SHARED_LEAVES = (SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, ReleaseReservation, MarkPlaced)
+class ReconcileOwnStack(_SharedLeaf, SyncActionNode):
+    """Count this robot's stack as it stands: `placed` = its booked cubes still on it.
+
+    A cube booked `placed:<robot>` but seen off the stack (more than `within` across from
+    the goal, or at no level's height; targets.knocked_off) was knocked off: by this
+    robot's own recovery reaching beside its stack, or by the other arm. It is booked
+    `available` again, so either robot's ReserveCube takes it anew, and `placed` drops,
+    so the next cube goes on the level that is really free. A cube not seen counts as
+    still there. Always SUCCESS; the XML decides what a lower count means."""
+
+    @staticmethod
+    def provided_ports():
+        return [_robot_port(), _cubes_port(),
+                InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
+                InputPort("goal", str, description="'x;y' of this robot's stack in the world"),
+                InputPort("within", float, default=0.05, description="m across from the goal a stacked cube may lie"),
+                OutputPort("placed", int, description="cubes on this robot's stack now")]
+
+    def tick(self):
+        robot, shared = self.robot(), self.shared()
+        booked = board.placed_by(shared, list(self.get_input("cubes")), robot)
+        seen = seen_of(self)
+        positions = {c: (seen[c].position if c in seen else None) for c in booked}
+        gone = geo.knocked_off(positions, goal_xy_of(self), self.get_input("within"))
+        for cube in gone:
+            board.unbook_placed(shared, cube, robot)
+            LOG.warning("restack: %s's %s was knocked off its stack (seen at %s): available again",
+                        robot, cube, ", ".join(f"{v:.3f}" for v in positions[cube]))
+        self.set_output("placed", len(booked) - len(gone))
+        return SUCCESS
+
+
+SHARED_LEAVES = (SurveyPyramid, ReserveCube, AcquireCenterLock, ReleaseCenterLock, ReleaseReservation, MarkPlaced,
+                 ReconcileOwnStack)

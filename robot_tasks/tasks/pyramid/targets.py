@@ -11,7 +11,9 @@ tool at the cube's centre):
 - the place target is calibrated from the cube as seen in the hand after the lift: the
   tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal;
 - after the release the cube must be seen where it was put (`on_stack`): a cube held
-  tilted can slide off the stack's top and come to rest beside it.
+  tilted can slide off the stack's top and come to rest beside it;
+- a cube booked on the stack but seen elsewhere was knocked off it (`knocked_off`): the
+  robot's own recovery reaching next to its stack, or the other arm, can do that.
 
 All poses point the tool straight down, turned about world z by a yaw that grips the
 cube across two faces and is the one of the four equivalent ones nearest to the
@@ -79,6 +81,18 @@ def on_stack(seen: Vec3, goal: Vec3, within: float = 0.03, h: Heights = Heights(
     that fell off the stack lies at least a cube lower, or a cube width aside."""
     across = math.hypot(seen[0] - goal[0], seen[1] - goal[1])
     return across <= within and abs(seen[2] - goal[2]) <= h.cube / 2.0
+
+
+def knocked_off(placed: dict[str, Vec3 | None], goal_xy: Sequence[float], within: float = 0.05,
+                h: Heights = Heights(), table_z: float = TABLE_Z) -> list[str]:
+    """Of the cubes a robot has booked on its stack (label -> centre as seen now, None when
+    not seen), those seen off it: more than `within` across from the goal, or at no level's
+    height. A cube not seen is no evidence (the other arm may hide the stack), and one
+    that fell down a level onto the goal is still on the stack. The stack's height is then
+    the number of the others, since a cube cannot hover over a gap."""
+    levels = [goal_position(goal_xy, k, h, table_z) for k in range(len(placed))]
+    return [cube for cube, seen in placed.items()
+            if seen is not None and not any(on_stack(seen, level, within, h) for level in levels)]
 
 
 def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04) -> Vec3:

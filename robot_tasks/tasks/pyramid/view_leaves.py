@@ -198,12 +198,20 @@ class ImageAfterStart:
         return time.monotonic() >= self.deadline
 
 
-def _goal_of(node) -> Vec3:
-    """The centre of the robot's next level on its stack, from the `goal` and `placed` ports."""
-    goal_xy = [float(v) for v in node.get_input("goal").split(";") if v.strip()]
+def goal_xy_of(node) -> list[float]:
+    """The node's `goal` port, 'x;y' of the robot's stack; a malformed one names the node."""
+    try:
+        goal_xy = [float(v) for v in node.get_input("goal").split(";") if v.strip()]
+    except ValueError:
+        goal_xy = []
     if len(goal_xy) != 2:
         raise BehaviorTreeError(f"node '{node.full_path}': goal must be 'x;y', got {node.get_input('goal')!r}")
-    return geo.goal_position(goal_xy, node.get_input("placed"))
+    return goal_xy
+
+
+def _goal_of(node) -> Vec3:
+    """The centre of the robot's next level on its stack, from the `goal` and `placed` ports."""
+    return geo.goal_position(goal_xy_of(node), node.get_input("placed"))
 
 
 def _goal_ports():

@@ -185,3 +185,46 @@ class SharedBoard:
 
     def set(self, key, value):
         self.blackboard.set(key, value)
+
+
+def test_a_booked_cube_seen_away_from_the_goal_was_knocked_off():
+    goal, level = (0.54, -0.28), lambda k: 0.625 + 0.025 + 0.05 * k
+    booked = {"yellow": (0.541, -0.279, level(0)),        # still at the bottom
+              "purple": (0.700, -0.125, level(0)),        # knocked onto the table (seed 1 of the bench)
+              "green": None}                              # not seen now: no evidence
+    assert geo.knocked_off(booked, goal) == ["purple"]
+    assert geo.knocked_off({"a": (0.586, -0.230, level(0))}, goal) == ["a"]          # 6.8 cm aside
+    assert geo.knocked_off({"a": (0.560, -0.280, level(0))}, goal) == []             # 2 cm: still on it
+    # the bottom one knocked away, the one above fell onto the goal: one level left, on it
+    assert geo.knocked_off({"bottom": (0.62, -0.20, level(0)), "top": (0.54, -0.28, level(0))}, goal) == ["bottom"]
+    # seen at the goal but higher than any level the booked cubes can make: not on the stack
+    assert geo.knocked_off({"a": (0.54, -0.28, level(2))}, goal) == ["a"]
+
+
+def test_reconcile_own_stack_books_knocked_cubes_available_and_counts_the_rest(caplog):
+    from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus
+    from robot_tasks.tasks.pyramid import register_pyramid_nodes
+
+    factory = BehaviorTreeFactory()
+    register_pyramid_nodes(factory)
+    xml = """<root BTCPP_format="4"><BehaviorTree ID="T">
+      <ReconcileOwnStack robot="panda_2" cubes="{@cubes}" detections="{detections}" goal="0.54;-0.28"
+                         placed="{placed}"/></BehaviorTree></root>"""
+    shared = Blackboard()
+    shared.set("cubes", ["a", "b", "c", "d"])
+    view = SharedBoard(shared)
+    for cube in ("a", "b"):
+        board.mark_placed(view, cube, "panda_2")
+    board.mark_placed(view, "c", "panda_1")              # the other robot's: never touched
+    local = Blackboard(parent=shared)
+    local.set("detections", [{"label": "a", "pose": {"position": {"x": 0.54, "y": -0.28, "z": 0.65}}},
+                             {"label": "b", "pose": {"position": {"x": 0.70, "y": -0.12, "z": 0.65}}},
+                             {"label": "c", "pose": {"position": {"x": 0.10, "y": 0.10, "z": 0.65}}}])
+    tree = factory.create_tree_from_text(xml, local)
+    with caplog.at_level("WARNING", logger="robot_tasks.tasks.pyramid"):
+        assert tree.tick_once() is NodeStatus.SUCCESS
+    assert local.get("placed") == 1
+    assert board.cube_state(view, "b") == "available" and board.cube_state(view, "a") == "placed:panda_2"
+    assert board.cube_state(view, "c") == "placed:panda_1"
+    assert "panda_2's b was knocked off its stack" in caplog.text
+    assert tree.tick_once() is NodeStatus.SUCCESS and local.get("placed") == 1    # nothing more to do

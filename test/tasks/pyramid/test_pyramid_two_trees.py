@@ -281,3 +281,30 @@ def test_a_robot_whose_arm_hides_the_cube_it_waits_for_looks_from_home():
     assert any(line.startswith("panda_2 grasp") for line in cell.log[looked:])
     for robot, goal in GOALS.items():
         assert len(stack_at(cell, goal)[0]) == 3
+
+
+def test_cubes_knocked_off_a_robots_stack_are_booked_free_and_stacked_again():
+    """Bench seed 1 (none), 2026-12-04: panda_2's recovery reached beside its stack and
+    knocked both cubes off it; the tree kept placing at level 2 over a stack that was gone."""
+    cell, shared, trees = two_robot_cell(3)
+    knocked = []
+
+    def knock(c):
+        if knocked or trees["panda_2"].root_blackboard.get("placed") != 2 or c.arms["panda_2"].moving != "approach":
+            return
+        for cube, spot in zip(stack_at(c, GOALS["panda_2"])[0], ((0.62, -0.45), (0.72, -0.38))):
+            c.cubes[cube][:2] = spot
+            c.settle(cube)
+            knocked.append(cube)
+
+    cell.hooks.append(knock)
+    status = run_in_fixed_order(cell, shared, trees)
+    assert len(knocked) == 2, "the knock never happened"
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    for robot, goal in GOALS.items():
+        cubes, heights = stack_at(cell, goal)
+        assert len(cubes) == 3 and heights == pytest.approx([TABLE_Z + SIZE * (k + 0.5) for k in range(3)]), robot
+        assert trees[robot].root_blackboard.get("placed") == 3
+    placed = {k.split(":", 1)[1]: v for k, v in shared.items() if k.startswith("cube_state:")}
+    assert sorted(placed.values()) == ["placed:panda_1"] * 3 + ["placed:panda_2"] * 3
+    assert all(placed[cube].startswith("placed:") for cube in knocked)      # taken again, by one robot or the other
