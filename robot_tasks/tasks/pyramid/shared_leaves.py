@@ -275,7 +275,8 @@ class ReconcileOwnStack(_SharedLeaf, SyncActionNode):
     """Count this robot's stack as it stands: `placed` = its booked cubes still on it.
 
     A cube booked `placed:<robot>` but seen off the stack (more than `within` across from
-    the goal, or at no level's height; targets.knocked_off) was knocked off: by this
+    the goal, at no level's height, or on a level another booked cube holds;
+    targets.knocked_off) was knocked off: by this
     robot's own recovery reaching beside its stack, or by the other arm. It is booked
     `available` again, so either robot's ReserveCube takes it anew, and `placed` drops,
     so the next cube goes on the level that is really free. A cube not seen counts as
@@ -286,7 +287,7 @@ class ReconcileOwnStack(_SharedLeaf, SyncActionNode):
         return [_robot_port(), _cubes_port(),
                 InputPort("detections", description="DetectedObjectArray (dict or message) from perception"),
                 InputPort("goal", str, description="'x;y' of this robot's stack in the world"),
-                InputPort("within", float, default=0.05, description="m across from the goal a stacked cube may lie"),
+                InputPort("within", float, default=0.03, description="m across from the goal a stacked cube may lie"),
                 OutputPort("placed", int, description="cubes on this robot's stack now")]
 
     def tick(self):

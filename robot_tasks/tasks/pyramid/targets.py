@@ -18,7 +18,9 @@ tool at the cube's centre):
 All poses point the tool straight down, turned about world z by a yaw that grips the
 cube across two faces and is the one of the four equivalent ones nearest to the
 robot's own forward direction (the two Pandas face each other: their wrists differ
-by half a turn). Plain numbers in, MoveToPose pose dicts out; no ROS.
+by half a turn) -- unless another cube stands close along that grip's closing axis: then
+the other axis, so that the open fingers and the hand do not come down on it (a cube
+knocked next to a stack is the usual case). Plain numbers in, MoveToPose pose dicts out; no ROS.
 """
 from __future__ import annotations
 
@@ -48,6 +50,36 @@ def grasp_yaw_near(cube_yaw: float, preferred: float) -> float:
     return _wrap(cube_yaw + k * quarter)
 
 
+def closing_axis(yaw: float) -> tuple[float, float]:
+    """World xy direction the fingers close along for a `top_down` tool turned by `yaw`
+    (the Panda's fingers slide along its hand's y axis: Rz(yaw) Rx(pi) (0, 1, 0))."""
+    return (math.sin(yaw), -math.cos(yaw))
+
+
+def grasp_yaw_clear_of(cube: Vec3, cube_yaw: float, preferred: float, others: Sequence[Vec3],
+                       reach: float = 0.12, h: Heights = Heights()) -> float:
+    """The grip yaw for a cube with neighbours: of its two grasp axes, the one whose open
+    fingers (8 cm apart) and hand (20 cm along the same axis) come down beside the
+    neighbours rather than onto them. Only cubes within `reach` across and not below the
+    cube's bottom count (lower ones pass under the fingertips). With no such neighbour,
+    or no clear difference, the yaw nearest `preferred` (grasp_yaw_near)."""
+    near = [o for o in others if math.hypot(o[0] - cube[0], o[1] - cube[1]) < reach
+            and o[2] >= cube[2] - h.cube / 2.0]
+    first = grasp_yaw_near(cube_yaw, preferred)
+    if not near:
+        return first
+    # the other axis: a quarter turn either way, whichever leaves the wrist nearer `preferred`
+    second = min((_wrap(first + turn) for turn in (math.pi / 2.0, -math.pi / 2.0)),
+                 key=lambda yaw: abs(_wrap(yaw - preferred)))
+
+    def worst_alignment(yaw: float) -> float:      # 1: a neighbour right on the closing axis
+        ax, ay = closing_axis(yaw)
+        return max(abs((o[0] - cube[0]) * ax + (o[1] - cube[1]) * ay) / max(math.hypot(o[0] - cube[0], o[1] - cube[1]), 1e-9)
+                   for o in near)
+
+    return second if worst_alignment(second) < worst_alignment(first) - 0.1 else first
+
+
 def _wrap(angle: float) -> float:
     return math.atan2(math.sin(angle), math.cos(angle))
 
@@ -60,9 +92,10 @@ def top_down(position: Sequence[float], yaw: float) -> dict:
 
 
 def pick_targets(cube: Vec3, cube_yaw: float, robot_yaw: float, h: Heights = Heights(),
-                 table_z: float = TABLE_Z) -> dict[str, dict]:
-    """approach / grasp / lift poses for a cube seen at `cube` (centre) with `cube_yaw`."""
-    yaw = grasp_yaw_near(cube_yaw, robot_yaw)
+                 table_z: float = TABLE_Z, others: Sequence[Vec3] = ()) -> dict[str, dict]:
+    """approach / grasp / lift poses for a cube seen at `cube` (centre) with `cube_yaw`,
+    gripped clear of the `others` cubes seen near it (grasp_yaw_clear_of)."""
+    yaw = grasp_yaw_clear_of(cube, cube_yaw, robot_yaw, others, h=h)
     x, y, z = cube
     return {"approach_pose": top_down((x, y, z + h.approach), yaw),
             "grasp_pose": top_down((x, y, z + h.grasp), yaw),
@@ -83,16 +116,30 @@ def on_stack(seen: Vec3, goal: Vec3, within: float = 0.03, h: Heights = Heights(
     return across <= within and abs(seen[2] - goal[2]) <= h.cube / 2.0
 
 
-def knocked_off(placed: dict[str, Vec3 | None], goal_xy: Sequence[float], within: float = 0.05,
+def knocked_off(placed: dict[str, Vec3 | None], goal_xy: Sequence[float], within: float = 0.03,
                 h: Heights = Heights(), table_z: float = TABLE_Z) -> list[str]:
     """Of the cubes a robot has booked on its stack (label -> centre as seen now, None when
-    not seen), those seen off it: more than `within` across from the goal, or at no level's
-    height. A cube not seen is no evidence (the other arm may hide the stack), and one
-    that fell down a level onto the goal is still on the stack. The stack's height is then
-    the number of the others, since a cube cannot hover over a gap."""
-    levels = [goal_position(goal_xy, k, h, table_z) for k in range(len(placed))]
-    return [cube for cube, seen in placed.items()
-            if seen is not None and not any(on_stack(seen, level, within, h) for level in levels)]
+    not seen), those seen off it: more than `within` across from the goal (as CubeOnStack
+    judges a placement), at no level's height, or on a level another booked cube nearer
+    the goal holds (a cube that slid off and leans against the bottom one is at level 0's
+    height, but level 0 is taken). A cube not seen is no evidence (the other arm may hide
+    the stack), and one that fell down a level onto the goal is still on the stack."""
+    holder: dict[int, tuple[float, str]] = {}          # level -> (across, cube) nearest the goal
+    knocked = []
+    for cube, seen in placed.items():
+        if seen is None:
+            continue
+        level = round((seen[2] - goal_position(goal_xy, 0, h, table_z)[2]) / h.cube)
+        if not 0 <= level < len(placed) or not on_stack(seen, goal_position(goal_xy, level, h, table_z), within, h):
+            knocked.append(cube)
+            continue
+        across = math.hypot(seen[0] - goal_xy[0], seen[1] - goal_xy[1])
+        if level in holder:
+            knocked.append(max(holder[level], (across, cube))[1])
+            holder[level] = min(holder[level], (across, cube))
+        else:
+            holder[level] = (across, cube)
+    return [cube for cube in placed if cube in knocked]
 
 
 def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04) -> Vec3:

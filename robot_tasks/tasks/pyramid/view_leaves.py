@@ -94,7 +94,8 @@ class PickPoses(SyncActionNode):
     `grasp_turn` turns the grip from the robot's forward direction: with the default 0
     a Panda's fingers close across its forward axis, i.e. across the pyramid's rows,
     which run from one robot to the other (their cubes stand 4 mm apart, too close for
-    a finger between them)."""
+    a finger between them). A cube seen close along that axis (one knocked beside a
+    stack) turns the grip a quarter (targets.grasp_yaw_clear_of)."""
 
     @staticmethod
     def provided_ports():
@@ -105,10 +106,14 @@ class PickPoses(SyncActionNode):
                 OutputPort("picked_from", description="'x;y;z' of the cube when the targets were made")]
 
     def tick(self):
-        cube = seen_of(self).get(self.get_input("cube"))
+        name = self.get_input("cube")
+        seen = seen_of(self)
+        cube = seen.get(name)
         if cube is None:
             return FAILURE
-        poses = geo.pick_targets(cube.position, cube.yaw, self.get_input("base_yaw") + self.get_input("grasp_turn"))
+        others = [s.position for label, s in seen.items() if label != name]
+        poses = geo.pick_targets(cube.position, cube.yaw, self.get_input("base_yaw") + self.get_input("grasp_turn"),
+                                 others=others)
         for name, pose in poses.items():
             self.set_output(name, pose)
         self.set_output("picked_from", ";".join(f"{v:.4f}" for v in cube.position))

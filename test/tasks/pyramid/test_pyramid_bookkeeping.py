@@ -228,3 +228,27 @@ def test_reconcile_own_stack_books_knocked_cubes_available_and_counts_the_rest(c
     assert board.cube_state(view, "c") == "placed:panda_1"
     assert "panda_2's b was knocked off its stack" in caplog.text
     assert tree.tick_once() is NodeStatus.SUCCESS and local.get("placed") == 1    # nothing more to do
+
+
+def test_two_booked_cubes_on_one_level_leave_the_one_nearer_the_goal():
+    goal = (0.54, -0.28)
+    # bench drag seed 0: red slid off the second level and leans against blue, 4 cm aside
+    assert geo.knocked_off({"blue": (0.54, -0.296, 0.650), "red": (0.54, -0.24, 0.656)}, goal) == ["red"]
+    # both within 3 cm, but a level holds one cube
+    assert geo.knocked_off({"a": (0.562, -0.28, 0.65), "b": (0.541, -0.28, 0.65)}, goal) == ["a"]
+    assert geo.knocked_off({"a": (0.541, -0.28, 0.65), "b": (0.562, -0.28, 0.70)}, goal) == []
+
+
+def test_the_grip_turns_a_quarter_when_a_cube_stands_on_its_closing_axis():
+    yaw0 = geo.grasp_yaw_near(0.0, 0.0)              # panda_1's default: fingers close along world y
+    assert geo.closing_axis(yaw0) == pytest.approx((0.0, -1.0))
+    cube = (0.54, -0.24, 0.65)
+    beside_in_y = [(0.54, -0.296, 0.65)]               # a stack's bottom cube 5.6 cm away in y
+    turned = geo.grasp_yaw_clear_of(cube, 0.0, 0.0, beside_in_y)
+    assert abs(geo.closing_axis(turned)[1]) == pytest.approx(0.0, abs=1e-9)          # now along x
+    assert geo.grasp_yaw_clear_of(cube, 0.0, 0.0, [(0.60, -0.24, 0.65)]) == pytest.approx(yaw0)   # in x: keep
+    assert geo.grasp_yaw_clear_of(cube, 0.0, 0.0, [(0.54, -0.30, 0.60)]) == pytest.approx(yaw0)   # below: keep
+    assert geo.grasp_yaw_clear_of(cube, 0.0, 0.0, [(0.54, -0.40, 0.65)]) == pytest.approx(yaw0)   # far: keep
+    # the pyramid's rows run along x, 4 mm gaps: the default grip across them is kept
+    row = [(x, 0.0, 0.65) for x in (0.446, 0.554)]
+    assert geo.grasp_yaw_clear_of((0.5, 0.0, 0.65), 0.0, 0.0, row) == pytest.approx(yaw0)
