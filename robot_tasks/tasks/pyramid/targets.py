@@ -9,7 +9,8 @@ tool at the cube's centre):
 - goal: the robot's own spot, cube centre at table + 0.025 + 0.05 x placed count;
   place approach and retract 0.325 m above it;
 - the place target is calibrated from the cube as seen in the hand after the lift: the
-  tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal;
+  tool goes to `goal - (cube - tool)`, so the cube, not the tool, lands on the goal
+  (except along the fingers' closing axis, where they centre the cube themselves);
 - after the release the cube must be seen where it was put (`on_stack`): a cube held
   tilted can slide off the stack's top and come to rest beside it;
 - a cube booked on the stack but seen elsewhere was knocked off it (`knocked_off`): the
@@ -142,13 +143,25 @@ def knocked_off(placed: dict[str, Vec3 | None], goal_xy: Sequence[float], within
     return [cube for cube in placed if cube in knocked]
 
 
-def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04) -> Vec3:
+def in_hand_offset(cube: Vec3 | None, tool: Vec3, limit: float = 0.04,
+                   closing: tuple[float, float] | None = None) -> Vec3:
     """Where the held cube sits relative to the tool (as seen); zero when it is not seen
-    or the reading is implausible (more than `limit` off in any axis)."""
+    or the reading is implausible (more than `limit` off in any axis).
+
+    Along the fingers' `closing` axis (closing_axis(yaw)) the offset is dropped: two
+    fingers squeezing a cube centre it there, so a reading says more about the camera
+    than about the cube (the near finger hides one face, and the fitted centre shifts
+    away from it: 1.5 cm was seen, and the cube it moved fell off a stack)."""
     if cube is None:
         return (0.0, 0.0, 0.0)
-    offset = tuple(c - t for c, t in zip(cube, tool))
-    return offset if all(abs(v) <= limit for v in offset) else (0.0, 0.0, 0.0)  # type: ignore[return-value]
+    offset = [c - t for c, t in zip(cube, tool)]
+    if not all(abs(v) <= limit for v in offset):
+        return (0.0, 0.0, 0.0)
+    if closing is not None:
+        along = offset[0] * closing[0] + offset[1] * closing[1]
+        offset[0] -= along * closing[0]
+        offset[1] -= along * closing[1]
+    return (offset[0], offset[1], offset[2])
 
 
 def place_targets(goal: Vec3, offset: Vec3, yaw: float, h: Heights = Heights()) -> dict[str, dict]:

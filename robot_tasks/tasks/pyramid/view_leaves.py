@@ -248,11 +248,13 @@ class PlacePoses(StatefulActionNode):
         if not isinstance(pose, dict):
             return FAILURE
         held = seen_of(self).get(self.get_input("cube")) if fresh else None
-        offset = geo.in_hand_offset(held.position if held else None, position_of_pose(pose))
+        yaw = geo.yaw_of_pose(pose)
+        offset = geo.in_hand_offset(held.position if held else None, position_of_pose(pose),
+                                    closing=geo.closing_axis(yaw))
         LOG.info("%s: %s in the hand %s, offset from the tool (%.3f, %.3f, %.3f) m; level %d",
                  self.full_path, self.get_input("cube"), "seen" if held else "not seen (uncalibrated)",
                  *offset, self.get_input("placed"))
-        for name, target in geo.place_targets(_goal_of(self), offset, geo.yaw_of_pose(pose)).items():
+        for name, target in geo.place_targets(_goal_of(self), offset, yaw).items():
             self.set_output(name, target)
         return SUCCESS
 

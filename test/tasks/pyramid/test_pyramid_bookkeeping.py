@@ -252,3 +252,15 @@ def test_the_grip_turns_a_quarter_when_a_cube_stands_on_its_closing_axis():
     # the pyramid's rows run along x, 4 mm gaps: the default grip across them is kept
     row = [(x, 0.0, 0.65) for x in (0.446, 0.554)]
     assert geo.grasp_yaw_clear_of((0.5, 0.0, 0.65), 0.0, 0.0, row) == pytest.approx(yaw0)
+
+
+def test_the_in_hand_offset_keeps_nothing_along_the_fingers_closing_axis():
+    tool = (0.5, 0.0, 1.0)
+    # panda_2 (yaw pi) closes along world y; the bench saw readings 1.5 cm off in y there
+    closing = geo.closing_axis(math.pi)
+    assert geo.in_hand_offset((0.501, -0.015, 1.0), tool, closing=closing) == pytest.approx((0.001, 0.0, 0.0))
+    turned = geo.closing_axis(math.pi / 4)                       # a diagonal grip keeps the other diagonal
+    offset = geo.in_hand_offset((0.51, 0.01, 0.99), tool, closing=turned)
+    assert offset[0] * turned[0] + offset[1] * turned[1] == pytest.approx(0.0, abs=1e-12)
+    assert offset[2] == pytest.approx(-0.01)
+    assert geo.in_hand_offset((0.6, 0.0, 1.0), tool, closing=closing) == (0.0, 0.0, 0.0)
