@@ -13,9 +13,10 @@ the drag, both-moving fraction > 25 %.
 
     .venv/bin/python bench/pyramid_success.py [--seeds 20] [--modes none,drag] [--no-solo] [--out runs/bench_pyramid]
 
-An episode takes ~2-3 min of wall time on a loaded 2-core machine (about 0.2x real
-time: two arms and a 640 x 480 camera), so --seeds 20 is a couple of hours; every
-episode's run folder is kept under --out, and the table is also written to summary.json.
+An episode takes ~1-2 min of wall time as one of two streams on a 2-core machine (about
+0.4x real time: two arms and a 640 x 480 camera), so --seeds 20 is about an hour split
+into two streams (`--modes none,drag --no-solo` and `--modes ""`, the solo baseline alone);
+every episode's run folder is kept under --out, and the table is also written to summary.json.
 """
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ between checks, comparable to the checker's 1 cm obstacle padding: only obstacle
 than that could slip between two checks. The solution is shortcut by OMPL's path
 simplifier, and finally every state of the result, densified at
 `collision_step`, is re-checked here — a path that comes back with success=True has been
-verified state by state.
+verified state by state. A path that fails the re-check (a contact that fell between
+OMPL's checks) is planned again from a fresh tree while `time_limit` lasts.
 """
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ from .ik import IkConfig, IkSolver
 from .pose import Pose
 
 ou.setLogLevel(ou.LOG_WARN)  # OMPL prints every planner start at INFO level
+
+# OMPL checks an edge at its own sample points, the re-check at others: a contact thinner
+# than the step can show in one and not the other. A path failing the re-check is planned
+# again from scratch (while time is left), at most this many times in all.
+RECHECK_ATTEMPTS = 3
 
 
 @dataclass
@@ -108,23 +114,27 @@ def plan_joint_path(checker: CollisionChecker, q_start, q_goal, time_limit: floa
     setup.setStartAndGoalStates(start, goal)
 
     began = time.perf_counter()
-    status = setup.solve(float(time_limit))
-    if not setup.haveExactSolutionPath():
-        elapsed = time.perf_counter() - began
-        return PlanResult(False, np.zeros((0, dof)),
-                          f"RRT-Connect found no path in {time_limit:.2f} s ({status})", elapsed)
-    if simplify:
-        setup.simplifySolution(max(0.05, time_limit - (time.perf_counter() - began)))
-    solution = setup.getSolutionPath()
-    path = np.array([[solution.getState(i)[j] for j in range(dof)]
-                     for i in range(solution.getStateCount())])
-    elapsed = time.perf_counter() - began
-    path[0], path[-1] = q0, q1  # exact endpoints (OMPL copies them, this removes doubt)
-    bad = first_invalid_state(checker, path, collision_step)
-    if bad is not None:
-        return PlanResult(False, np.zeros((0, dof)),
-                          f"planned path failed re-check: {checker.describe(bad)}", elapsed)
-    return PlanResult(True, path, "planned", elapsed, q1)
+    deadline = began + float(time_limit)
+    reason, attempts = "", 0
+    while attempts < RECHECK_ATTEMPTS and (attempts == 0 or time.perf_counter() < deadline):
+        attempts += 1
+        setup.clear()                       # a fresh tree: the next path takes another way
+        status = setup.solve(max(0.01, deadline - time.perf_counter()))
+        if not setup.haveExactSolutionPath():
+            elapsed = time.perf_counter() - began
+            return PlanResult(False, np.zeros((0, dof)),
+                              f"RRT-Connect found no path in {time_limit:.2f} s ({status})", elapsed)
+        if simplify:
+            setup.simplifySolution(max(0.05, deadline - time.perf_counter()))
+        solution = setup.getSolutionPath()
+        path = np.array([[solution.getState(i)[j] for j in range(dof)]
+                         for i in range(solution.getStateCount())])
+        path[0], path[-1] = q0, q1  # exact endpoints (OMPL copies them, this removes doubt)
+        bad = first_invalid_state(checker, path, collision_step)
+        if bad is None:
+            return PlanResult(True, path, "planned", time.perf_counter() - began, q1)
+        reason = f"planned path failed re-check: {checker.describe(bad)}"
+    return PlanResult(False, np.zeros((0, dof)), f"{reason} ({attempts} attempts)", time.perf_counter() - began)
 
 
 def plan_to_pose(checker: CollisionChecker, q_start, target: Pose, time_limit: float = 2.0,
