@@ -276,11 +276,11 @@ class ReconcileOwnStack(_SharedLeaf, SyncActionNode):
 
     A cube booked `placed:<robot>` but seen off the stack (more than `within` across from
     the goal, at no level's height, or on a level another booked cube holds;
-    targets.knocked_off) was knocked off: by this
-    robot's own recovery reaching beside its stack, or by the other arm. It is booked
-    `available` again, so either robot's ReserveCube takes it anew, and `placed` drops,
-    so the next cube goes on the level that is really free. A cube not seen counts as
-    still there. Always SUCCESS; the XML decides what a lower count means."""
+    targets.knocked_off) was knocked off: by this robot's own recovery reaching beside
+    its stack, or by the other arm. It is booked `available` again, so either robot's
+    ReserveCube takes it anew, and `placed` drops, so the next cube goes on the level
+    that is really free. A cube not seen counts as still there. Always SUCCESS; the XML
+    decides what a lower count means."""
 
     @staticmethod
     def provided_ports():
