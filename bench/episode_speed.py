@@ -3,14 +3,15 @@
 Per executor kind (`--executors events,single_threaded`: robot_tasks.ros.node_main's
 ROBOT_TASKS_EXECUTOR, side by side in one run), with real processes over loopback DDS:
 
-1. one undisturbed `robot-tasks demo franka_stacking` episode per real-time factor
-   (default `--rtfs 0,1`): sim time / wall time of the tree's run, and the CPU each node
+1. `--repeats` undisturbed `robot-tasks demo franka_stacking` episodes per real-time factor
+   (default `--rtfs 0,1`, interleaved; the tables show medians: one episode's speed moves by
+   +-15 % from run to run here): sim time / wall time of the tree's run, and the CPU each node
    used while the tree ran (% of one core: CPU seconds / wall seconds of the run);
 2. the same node set idle (`robot-tasks bringup config/franka_stacking.yaml`, rtf 1, no
    goal, nobody watching): CPU per node over `--idle-seconds` after `--warmup` seconds.
 
     PYTHONPATH=. .venv/bin/python bench/episode_speed.py [--rtfs 0,1] [--executors events,single_threaded]
-                                                         [--seed 0] [--idle-seconds 20]
+                                                         [--seed 0] [--repeats 3] [--idle-seconds 20]
 
 Targets (issue 16): at rtf 0 the episode runs >= 3x faster than real time; a server with
 no goal and no subscriber to its streams uses < 3 % of a core. The table prints each next
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -131,12 +133,26 @@ def measure_idle(warmup: float, seconds: float, executor: str) -> dict[str, floa
     return percent(before, after, t1 - t0)
 
 
+def speed_of(row: dict) -> float:
+    """Sim seconds per wall second of one episode (nan if it has no times)."""
+    return row["sim_s"] / row["wall_s"] if row["sim_s"] and row["wall_s"] else float("nan")
+
+
+def median_cpu(group: list[dict]) -> dict[str, float]:
+    """Per node, the median over episodes of its CPU % (episodes without a reading are left out)."""
+    readings = [r["cpu"] for r in group if r["cpu"]]
+    names = {name for cpu in readings for name in cpu}
+    return {name: statistics.median(cpu.get(name, 0.0) for cpu in readings) for name in names}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rtfs", default="0,1", help="real-time factors of the episodes")
     parser.add_argument("--executors", default="events,single_threaded",
                         help="executor kinds to compare (ROBOT_TASKS_EXECUTOR)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="episodes per real-time factor (interleaved); the table shows medians")
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=15.0, help="s after bringup before the idle window")
     parser.add_argument("--timeout", type=float, default=300.0, help="wall s per episode")
@@ -146,20 +162,25 @@ def main(argv=None) -> int:
     executors = [x for x in args.executors.split(",") if x]
     rows, idle = [], {}
     for executor in executors:
-        for rtf in rtfs:
-            print(f"{executor}: episode at rtf {rtf:g} ...", flush=True)
-            rows.append(run_episode(rtf, args.seed, args.out / f"{executor}_rtf{rtf:g}",
-                                    max(10.0, min(args.timeout, 900.0)), executor))
-            r = rows[-1]
-            print(f"  {'SUCCESS' if r['success'] else 'FAILED'} sim {r['sim_s']} s wall {r['wall_s']} s"
-                  + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
+        for repeat in range(args.repeats):      # rtfs interleaved, so that load drifts hit both alike
+            for rtf in rtfs:
+                print(f"{executor}: episode {repeat + 1}/{args.repeats} at rtf {rtf:g} ...", flush=True)
+                rows.append(run_episode(rtf, args.seed, args.out / f"{executor}_rtf{rtf:g}",
+                                        max(10.0, min(args.timeout, 900.0)), executor))
+                r = rows[-1]
+                print(f"  {'SUCCESS' if r['success'] else 'FAILED'} sim {r['sim_s']} s wall {r['wall_s']} s"
+                      f" = {speed_of(r):.2f}x" + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
         print(f"{executor}: idle node set for {args.idle_seconds:g} s after {args.warmup:g} s ...", flush=True)
         idle[executor] = measure_idle(max(5.0, args.warmup), max(2.0, min(args.idle_seconds, 120.0)), executor)
 
-    columns = [(f"{r['executor'][:6]} rtf{r['rtf']:g}", r["cpu"]) for r in rows]
+    groups = {}                                 # (executor, rtf) -> its episodes
+    for r in rows:
+        groups.setdefault((r["executor"], r["rtf"]), []).append(r)
+    columns = [(f"{executor[:6]} rtf{rtf:g}", median_cpu(group)) for (executor, rtf), group in groups.items()]
     columns += [(f"{executor[:6]} idle", idle[executor]) for executor in executors]
     names = sorted({n for _, cpu in columns for n in cpu})
-    print("\nCPU % of one core per node (episodes: while the tree ran; idle: no goal, nobody watching)")
+    print(f"\nCPU % of one core per node (episodes: while the tree ran, median of {args.repeats}; "
+          "idle: no goal, nobody watching)")
     print(f"{'node':18s}" + "".join(f"{title:>14s}" for title, _ in columns) + "  idle target")
     for name in names:
         verdict = ""
@@ -169,12 +190,18 @@ def main(argv=None) -> int:
         print(f"{name:18s}" + "".join(f"{cpu.get(name, float('nan')):14.1f}" for _, cpu in columns) + f"  {verdict}")
     print(f"{'total':18s}" + "".join(f"{sum(cpu.values()):14.1f}" for _, cpu in columns))
     print()
-    for r in rows:
-        speed = r["sim_s"] / r["wall_s"] if r["sim_s"] and r["wall_s"] else float("nan")
-        cost = sum(r["cpu"].values()) / 100.0 / speed if r["cpu"] and speed == speed else float("nan")
-        target = f"target >= {TARGET_SPEEDUP:g}x {'PASS' if speed >= TARGET_SPEEDUP else 'MISS'}" if r["rtf"] == 0 else ""
-        print(f"{r['executor']:16s} rtf {r['rtf']:g}: {'SUCCESS' if r['success'] else 'FAILED '} sim {r['sim_s']} s "
-              f"in wall {r['wall_s']} s = {speed:.2f}x real time, {cost:.2f} CPU s per sim s  {target}")
+    for (executor, rtf), group in groups.items():
+        speeds = [speed_of(r) for r in group]
+        speed = statistics.median(speeds)
+        cpu = median_cpu(group)
+        cost = sum(cpu.values()) / 100.0 / speed if cpu and speed == speed else float("nan")
+        wins = sum(r["success"] for r in group)
+        sims = statistics.median(r["sim_s"] or float("nan") for r in group)
+        walls = statistics.median(r["wall_s"] or float("nan") for r in group)
+        target = f"target >= {TARGET_SPEEDUP:g}x {'PASS' if speed >= TARGET_SPEEDUP else 'MISS'}" if rtf == 0 else ""
+        print(f"{executor:16s} rtf {rtf:g}: {wins}/{len(group)} SUCCESS, median sim {sims:.1f} s in wall {walls:.1f} s, "
+              f"{speed:.2f}x real time (each: {', '.join(f'{x:.2f}' for x in speeds)}), "
+              f"{cost:.2f} CPU s per sim s  {target}")
     return 0 if all(r["success"] for r in rows) else 1
 
 
