@@ -8,6 +8,7 @@ BT.CPP way of sharing a blackboard between trees); `@`-keys reach the shared boa
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from paths import REPO
 from pyramid_fake_cell import SIZE, TABLE_Z, FakeCell, factory_for
 
 from robot_tasks.bt import Blackboard, NodeStatus
+from robot_tasks.tasks.pyramid import view_leaves
 
 TREE_FILE = REPO / "trees" / "franka_pyramid.xml"
 ROBOTS = {
@@ -257,6 +259,36 @@ def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     assert board.get("placed_panda_2") == 3 and board.get("done_panda_2")
     assert board.get("placed_panda_1") == 0 and board.get("center_owner") == ""
     assert cell.log.count("panda_1 failed grasp_down") == 12                 # KeepTrying's max_attempts
+    # it left the middle before freeing it (CI 2026-12-04: a robot that gave up low over the
+    # pyramid blocked the other's approach, which then failed 12 times)
+    gave_up = cell.log.index("panda_1 move home_on_give_up")
+    assert np.allclose(cell.arms["panda_1"].tool, [0.25, 0.10, 1.0])
+    assert any(line.startswith("panda_2 move") for line in cell.log[gave_up:])
+
+
+def test_a_dragged_cube_the_hand_hides_is_watched_from_home_before_the_restage(monkeypatch):
+    """CI 2026-12-04 (seed 1, drag): the approach stopped low beside the dragged cube, the
+    arm hid it from the camera, and the recovery waited for it to settle where it stood,
+    twelve times over, until the robot gave up."""
+    cell, shared, trees = two_robot_cell(7)
+    # WaitUntilSettled's timeout counts wall seconds; here the cell's clock stands in for them
+    monkeypatch.setattr(view_leaves, "time", SimpleNamespace(monotonic=lambda: cell.time))
+    dragged = move_panda_1s_cube_once(cell, trees, (-0.12, 0.0), lambda c: c.log.count("panda_1 move approach") >= 2
+                                      and c.arms["panda_1"].moving == "approach")
+
+    def panda_1_hides_the_dragged_cube_until_it_goes_home(c):
+        stopped = "panda_1 halted approach" in c.log
+        gone_home = "panda_1 move home_to_watch" in c.log and c.arms["panda_1"].moving is None
+        return {dragged["cube"]} if stopped and not gone_home else set()
+
+    cell.occluders.append(panda_1_hides_the_dragged_cube_until_it_goes_home)
+    status = run_in_fixed_order(cell, shared, trees)
+    assert dragged, "the drag never happened"
+    assert status == {r: NodeStatus.SUCCESS for r in trees}, cell.log[-20:]
+    after = cell.log[cell.log.index("panda_1 halted approach"):]
+    assert after.index("panda_1 move home_to_watch") < after.index("panda_1 move restage") \
+        < after.index(f"panda_1 grasp {dragged['cube']}")
+    assert shared.get(f"cube_state:{dragged['cube']}") == "placed:panda_1"
 
 
 def _panda_2_over_its_stack_hides_the_near_bottom_cubes(cell):
