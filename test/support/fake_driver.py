@@ -10,6 +10,9 @@ servers need nothing but the contract (shared/ARCHITECTURE.md):
                gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort]):
                fingers move toward width/2 each at `finger_speed`; with
                `object_width` > 0 they stop there when closing (a grasped object)
+Faster than real time, like the sim at rtf 0: `clock_speedup` > 0 publishes /clock running
+that many times faster than the wall clock and follows trajectories and moves the fingers
+on it; `command_delay` wall seconds pass before a command takes effect (in transit).
 
 Run: python test/support/fake_driver.py --ros-args -p object_width:=0.05
 """
@@ -28,6 +31,8 @@ configure_loopback_dds()
 
 import numpy as np  # noqa: E402
 from rclpy.node import Node  # noqa: E402
+from rclpy.time import Time  # noqa: E402
+from rosgraph_msgs.msg import Clock  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray, String  # noqa: E402
@@ -55,6 +60,11 @@ class FakeDriver(Node):
         self.rate = float(self.declare_parameter("rate", 100.0).value)
         self.object_width = float(self.declare_parameter("object_width", 0.0).value)
         self.finger_speed = float(self.declare_parameter("finger_speed", 0.1).value)
+        self.clock_speedup = float(self.declare_parameter("clock_speedup", 0.0).value)
+        self.command_delay = float(self.declare_parameter("command_delay", 0.0).value)
+        self.delayed = []                        # (wall time due, apply function, message)
+        self.wall0 = time.monotonic()
+        self.clock_pub = self.create_publisher(Clock, "/clock", 10) if self.clock_speedup > 0 else None
         self.q = np.array(HOME, dtype=float)
         self.fingers = 0.04                      # each finger's position (m)
         self.finger_target = 0.04
@@ -64,12 +74,23 @@ class FakeDriver(Node):
         self.description_pub = self.create_publisher(String, "robot_description", LATCHED)
         self.description_pub.publish(String(data=panda_description()))
         self.create_subscription(JointTrajectory, "joint_trajectory_controller/joint_trajectory",
-                                 self.on_trajectory, 10)
+                                 lambda msg: self.later(self.on_trajectory, msg), 10)
         self.create_subscription(Float64MultiArray, "gripper_controller/commands",
-                                 self.on_gripper, 10)
-        self.last_step = time.monotonic()
+                                 lambda msg: self.later(self.on_gripper, msg), 10)
+        self.last_step = self.driver_time()
         self.create_timer(1.0 / self.rate, self.step)
         self.get_logger().info("fake driver up (Panda, no physics)")
+
+    def driver_time(self) -> float:
+        """Seconds on the driver's clock: wall time, or /clock's time when it runs faster."""
+        wall = time.monotonic()
+        return (wall - self.wall0) * self.clock_speedup if self.clock_speedup > 0 else wall
+
+    def later(self, apply, msg) -> None:
+        if self.command_delay > 0:
+            self.delayed.append((time.monotonic() + self.command_delay, apply, msg))
+        else:
+            apply(msg)
 
     def on_trajectory(self, msg: JointTrajectory) -> None:
         names = list(msg.joint_names)
@@ -87,7 +108,7 @@ class FakeDriver(Node):
         if times[0] > 0.0:  # start from the current command, as joint_trajectory_controller
             times.insert(0, 0.0)
             positions.insert(0, self.q.copy())
-        self.trajectory = (time.monotonic(), np.array(times), np.array(positions))
+        self.trajectory = (self.driver_time(), np.array(times), np.array(positions))
         self.trajectories_received += 1
 
     def on_gripper(self, msg: Float64MultiArray) -> None:
@@ -97,7 +118,13 @@ class FakeDriver(Node):
         self.finger_target = float(np.clip(msg.data[0], 0.0, 0.08)) / 2.0
 
     def step(self) -> None:
-        now = time.monotonic()
+        due = [d for d in self.delayed if d[0] <= time.monotonic()]
+        for entry in due:
+            self.delayed.remove(entry)
+            entry[1](entry[2])
+        now = self.driver_time()
+        if self.clock_pub is not None:
+            self.clock_pub.publish(Clock(clock=Time(seconds=now).to_msg()))
         dt, self.last_step = now - self.last_step, now
         if self.trajectory is not None:
             start, times, positions = self.trajectory
@@ -115,7 +142,7 @@ class FakeDriver(Node):
             target = min(self.fingers, self.object_width / 2)  # the object stops them
         self.fingers += float(np.clip(target - self.fingers, -step, step))
         msg = JointState()
-        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.header.stamp = Time(seconds=now).to_msg() if self.clock_pub else self.get_clock().now().to_msg()
         msg.name = ARM + FINGERS
         msg.position = self.q.tolist() + [self.fingers, self.fingers]
         msg.velocity = [0.0] * (len(ARM) + 2)

@@ -121,7 +121,7 @@ class GoalExecution:
             raise MotionFailure(*stop)
 
         server.send_trajectory(trajectory, self.slot)
-        t_start = _clock_seconds(server)
+        t_start, sent_wall = _clock_seconds(server), time.monotonic()
         deadline = t_start + self.request.timeout
         end = t_start + trajectory.duration
         goal_q = kind.goal_q(trajectory)
@@ -141,12 +141,18 @@ class GoalExecution:
             if now >= deadline:
                 raise MotionFailure(ErrorCode.TIMEOUT, f"not within tolerance after "
                                     f"{self.request.timeout:g} s ({self._error_text()})")
-            if settling and now >= end + cfg.settle_timeout:
+            # both clocks must agree that the arm had its time: at rtf 0 the sim's seconds
+            # race past while the trajectory is still on its way (CONTROLLER_FAILED after
+            # 0.14 wall s in bench/episode_speed.py, 2026-12-04)
+            answered_wall = time.monotonic() - sent_wall
+            if settling and now >= end + cfg.settle_timeout and answered_wall >= cfg.response_wall_grace:
                 moved = float(np.max(np.abs(q - q0)))
                 if planned_travel > 0.02 and moved < 0.1 * planned_travel:
                     raise MotionFailure(ErrorCode.CONTROLLER_FAILED,
-                                        f"the arm moved {moved:.4f} of {planned_travel:.4f} rad "
-                                        f"(is the controller on '{cfg.controller_topic}'?)")
+                                        f"the arm moved {moved:.4f} of {planned_travel:.4f} rad in "
+                                        f"{now - t_start:.2f} s ({answered_wall:.2f} wall s) since the "
+                                        f"trajectory was sent (is the controller on "
+                                        f"'{cfg.controller_topic}'?)")
                 raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,
                                     f"trajectory ended {cfg.settle_timeout:g} s ago, "
                                     f"{self._error_text()}")

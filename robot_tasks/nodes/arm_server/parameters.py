@@ -33,6 +33,7 @@ class ArmServerConfig:
     planner: PlannerSettings
     controller_topic: str
     settle_timeout: float      # s (node clock) after the trajectory's end to reach tolerance
+    response_wall_grace: float # wall s after the send before the arm's response is judged
     joint_state_timeout: float # wall s: older joint_states count as missing
     startup_wait: float        # wall s a goal waits for the first joint_states/description
     feedback_rate: float       # Hz
@@ -91,6 +92,11 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         controller_topic=declare(node, "controller_topic", DEFAULT_CONTROLLER_TOPIC,
                                  "where whole JointTrajectory messages go", allow_empty=False),
         settle_timeout=positive("settle_timeout", 2.0, "s"),
+        response_wall_grace=positive(
+            "response_wall_grace", 1.0,
+            "wall s after sending a trajectory before TOLERANCE_NOT_MET / CONTROLLER_FAILED may be "
+            "judged (faster than real time, sim seconds pass while the trajectory and the "
+            "joint_states that show it are in transit)"),
         joint_state_timeout=positive("joint_state_timeout", 1.0, "wall s"),
         startup_wait=positive("startup_wait", 5.0, "wall s"),
         feedback_rate=positive("feedback_rate", 10.0, "Hz"),

@@ -71,6 +71,11 @@ class GripperServer(Node):
             raise ParameterError("finger_joints", "is empty for a parallel gripper", node=self.get_name())
         self.startup_wait = positive("startup_wait", 5.0, "wall s to wait for state")
         self.state_timeout = positive("joint_state_timeout", 1.0, "wall s")
+        self.response_wall_grace = positive(
+            "response_wall_grace", 0.3,
+            "wall s after a command before fingers that have not moved count as stalled, or a "
+            "cup with nothing attached as empty (faster than real time, sim seconds pass while "
+            "the command and the state that answers it are in transit)")
         self.joint_cache = JointStateCache()
         self.attached = None            # last suction/attached value (None: never heard)
         self._active = None
@@ -186,7 +191,7 @@ class GripperServer(Node):
         start_width = self.width(self.state_timeout)
         closing = cmd.width < start_width
         self.command_width(cmd.width, cmd.effort, cmd.force_hold)
-        t0 = self._now()
+        t0, sent_wall = self._now(), time.monotonic()
         stall = StallDetector(self.settings.stall_window, self.settings.stall_distance)
         polls = PollGaps()
         while True:
@@ -194,7 +199,11 @@ class GripperServer(Node):
             width = self.width(polls.max_age(self.state_timeout))
             now = self._now()
             stall.add(now, width)
-            verdict = judge_parallel(width, cmd.width, stall.stalled(), self.settings, closing)
+            # "not moving" says something only once the command has arrived: the fingers
+            # moved, or the grace is over (at rtf 0 the stall window is a few wall ms)
+            answered = (abs(width - start_width) > self.settings.stall_distance
+                        or time.monotonic() - sent_wall >= self.response_wall_grace)
+            verdict = judge_parallel(width, cmd.width, answered and stall.stalled(), self.settings, closing)
             handle.publish_feedback(GripperCommand.Feedback(width=width, effort=self._effort()))
             result.width = width
             if verdict.done:
@@ -206,7 +215,7 @@ class GripperServer(Node):
                                   f"width {width * 1000:.1f} mm (target "
                                   f"{cmd.width * 1000:.1f} mm)")
                 return
-            if now - t0 > cmd.timeout:
+            if now - t0 > cmd.timeout and answered:
                 raise MotionFailure(ErrorCode.TIMEOUT, f"fingers still moving after "
                                     f"{cmd.timeout:g} s (width {width * 1000:.1f} mm)")
             await sleep(self, POLL_S)
@@ -223,12 +232,13 @@ class GripperServer(Node):
                                f"no suction state on '{self.resolve_topic_name('suction/attached')}'"
                                f" within {self.startup_wait:g} s")
         self.command_pub.publish(Bool(data=cmd.on))
-        t0 = self._now()
+        t0, sent_wall = self._now(), time.monotonic()
         while True:
             self._check_interrupt(handle, slot)
             elapsed = self._now() - t0
+            answered = time.monotonic() - sent_wall >= self.response_wall_grace
             handle.publish_feedback(GripperCommand.Feedback())
-            if cmd.on and (self.attached or elapsed >= self.settings.suction_settle_time):
+            if cmd.on and (self.attached or (answered and elapsed >= self.settings.suction_settle_time)):
                 result.reached_goal, result.object_detected = True, bool(self.attached)
                 result.message = "vacuum on, object attached" if self.attached else \
                     "vacuum on, nothing attached"
@@ -237,7 +247,7 @@ class GripperServer(Node):
                 result.reached_goal, result.object_detected = True, False
                 result.message = "vacuum off, released"
                 return
-            if elapsed > cmd.timeout:
+            if elapsed > cmd.timeout and answered:
                 raise MotionFailure(ErrorCode.TIMEOUT, "suction still reports an attached "
                                     f"object {cmd.timeout:g} s after vacuum off")
             await sleep(self, POLL_S)
