@@ -35,8 +35,8 @@ $(STAMPS)/tf2_msgs: $(STAMPS)/ros $(TF2_SRC)
 	@touch $@
 
 $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs
-	@echo "==> installing robot_tasks with its sim, control, groot2, foxglove, record and test extras"
-	$(PIP) -e '.[sim,control,groot2,foxglove,record,test]'
+	@echo "==> installing robot_tasks with its sim, control, groot2, foxglove, record, test and bench extras"
+	$(PIP) -e '.[sim,control,groot2,foxglove,record,test,bench]'
 	@touch $@
 
 test: setup

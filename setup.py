@@ -54,6 +54,8 @@ setup(
         "groot2": ["pyzmq>=25", "msgpack>=1.0"],
         # recording demonstrations as rosbag2 MCAP bags (robot_tasks.ros.bag_recorder)
         "record": ["rosbags==0.11.9"],
+        # bench/episode_profile.py: a sampling profiler that reads the node processes from outside
+        "bench": ["py-spy==0.4.3"],
         "test": [
             "pytest>=8",
             "pytest-timeout",
