@@ -19,6 +19,13 @@ about 7 % of a core here.  So a `WallGate` caps /clock and joint_states in wall 
 (`stream_max_wall_rate`): what is due in sim time goes out only if the last one went out
 long enough ago.  The default binds only above 1.5x real time, so at rtf 1 nothing is
 dropped; the camera has the same kind of gate, off by default (parameters.py says why).
+
+A stream message DDS cannot send is dropped, never fatal: Fast DDS blocks a reliable
+write while a slow reader's history is full, for up to max_blocking_time, then fails it,
+and rclpy raises RCLError ("cannot publish data"; ros2/rmw_fastrtps#310).  At rtf 0 that
+ended a bench episode with the sim's traceback on `objects` (2026-12-04, drag seed 8).
+Each failed publication is counted in `dropped` and logged at most every 10 wall s; the
+next one due goes out as usual.
 """
 from __future__ import annotations
 
@@ -27,6 +34,9 @@ import time
 from typing import Callable
 
 from rclpy.executors import ExternalShutdownException
+from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
+
+RCLError = _rclpy.RCLError       # what a failed publish raises
 
 MAX_WAIT = 0.05          # s; longest single sleep, so a stop request is seen quickly
 MAX_LAG = 0.25           # s behind the wall-clock schedule before re-anchoring it
@@ -126,6 +136,8 @@ class SteppingLoop:
         self._js_gate = WallGate(params.stream_max_wall_rate)
         self.skipped_frames = 0
         self.gated = 0                      # /clock and joint_states messages not sent
+        self.dropped = 0                    # publications DDS refused (see the module docstring)
+        self._last_drop_warning = -1e9
         self._next_due = 0.0
         self.steps = 0
         self._last_lag_warning = -1e9
@@ -149,7 +161,7 @@ class SteppingLoop:
         if self.clock_ticker.due(t):
             if self._clock_gate.open(now):
                 self._clock_gate.passed(now)
-                node.publish_clock(t)
+                self._guarded("/clock", node.publish_clock, t)
             else:
                 self.gated += 1
         if self.js_ticker.due(t):
@@ -160,13 +172,26 @@ class SteppingLoop:
                 self.gated += 1
             for robot in node.robots:
                 if publish:
-                    robot.publish_joint_states(t)
-                robot.poll_gripper()          # a suction change is an event: never gated
+                    self._guarded("joint_states", robot.publish_joint_states, t)
+                self._guarded("suction/attached", robot.poll_gripper)   # an event: never gated
         if node.objects is not None and self.object_ticker.due(t):
-            node.objects.publish(t)
+            self._guarded("objects", node.objects.publish, t)
         if node.camera is not None and self.camera_ticker.due(t):
-            self._publish_frame(t)
+            self._guarded("camera", self._publish_frame, t)
         self._next_due = min(ticker.next for ticker in self._tickers)
+
+    def _guarded(self, what: str, publish: Callable, *args) -> None:
+        """Run one publication; a message DDS refuses is dropped and counted, not fatal."""
+        try:
+            publish(*args)
+        except RCLError as err:
+            self.dropped += 1
+            now = time.monotonic()
+            if now - self._last_drop_warning > 10.0:
+                self._last_drop_warning = now
+                self.node.get_logger().warning(
+                    f"dropped a '{what}' message DDS could not send ({str(err).splitlines()[0][:120]}); "
+                    f"{self.dropped} dropped so far, a subscriber may be too slow")
 
     def _publish_frame(self, t: float) -> None:
         now = time.perf_counter()

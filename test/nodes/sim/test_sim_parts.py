@@ -222,3 +222,33 @@ def test_pre_serialized_bytes_are_exactly_the_message_for_a_strict_reader():
     array = store.deserialize_cdr(ObjectStatesWire(states, "world").serialize(1.5, states),
                                   "robot_tasks_interfaces/msg/ObjectStateArray")
     assert array.objects[0].name == "cube_0"
+
+
+class _RefusingRobot(_CountingRobot):
+    """Its joint_states publisher fails every other time, as Fast DDS does when a reliable
+    write blocks longer than max_blocking_time behind a slow reader."""
+
+    def publish_joint_states(self, t: float) -> None:
+        from robot_tasks.nodes.sim.loop import RCLError
+
+        super().publish_joint_states(t)
+        if self.joint_states % 2:
+            raise RCLError("Failed to publish: cannot publish data, at /project/src/rmw_publish.cpp:120")
+
+
+def test_a_publication_dds_refuses_is_dropped_and_the_sim_steps_on():
+    from types import SimpleNamespace
+
+    from robot_tasks.nodes.sim.loop import SteppingLoop
+
+    node = _NodeStandIn(5.0, 0.0, stream_rate=100.0)
+    warnings = []
+    node.get_logger = lambda: SimpleNamespace(warning=warnings.append)
+    robot = _RefusingRobot()
+    node.robots = [robot]
+    loop = SteppingLoop(node)
+    assert loop.run(lambda: False, max_steps=2400) == 2400
+    assert robot.joint_states == 1000 and loop.dropped == 500
+    # everything else still went out, the gripper poll of every failed tick included
+    assert node.clocks == 1000 and robot.polls == 1000 and node.camera.frames == 50
+    assert len(warnings) == 1 and "'joint_states'" in warnings[0] and "cannot publish data" in warnings[0]
