@@ -442,6 +442,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
         if result_future is not None and result_future.done():
             result = result_future.result().result
             report["sim_time_s"] = round(state.sim_time - sim_start, 2)
+            # the same window in wall time (wall_time_s also counts starting and stopping the nodes)
+            report["tree_wall_time_s"] = round(time.monotonic() - wall_start, 2)
             report["tree_result"] = {"node_status": result.node_status, "error_code": int(result.error_code),
                                      "message": result.return_message, "ticks": int(result.tick_count)}
             _print_events(state, wall_start, say, rule)
