@@ -8,8 +8,11 @@ gives the time our code spends, library calls included -- the row to cut.
 
 One undisturbed `robot-tasks demo franka_stacking` episode (default `--rtf 0`): py-spy is
 attached to every node process when the tree's first phase starts and stopped when the tree
-finishes. Per node it prints the active share of one core (non-idle thread samples / rate /
-wall s, next to the CPU read from /proc in the same window), then the top frames both ways.
+finishes. Only the thread holding the GIL is sampled (`--gil`): a thread waiting in a
+condition or a poll is not work, and py-spy cannot always tell such waits from running.
+Per node it prints the share of samples in which the GIL was held (next to the CPU read from
+/proc in the same window: C code that lets the GIL go is in the second only), then the top
+frames both ways.
 
     PYTHONPATH=. .venv/bin/python bench/episode_profile.py [--rtf 0] [--seed 0] [--rate 100] [--top 8]
 
@@ -45,12 +48,12 @@ def frame_label(frame: str) -> str:
 def own_frame(frames: list[str]) -> str:
     """The innermost frame in robot_tasks (our code that caused the sample), else the top."""
     for frame in reversed(frames):
-        if "/robot_tasks/" in frame:
-            m = FRAME.match(frame)
-            if m:
-                path = m["file"]
-                return f"{m['func']} ({path[path.index('robot_tasks/'):]})"
-    return frame_label(frames[-1]) if frames else "?"
+        m = FRAME.match(frame)
+        # py-spy names a module by its path under sys.path: robot_tasks/sim/camera.py
+        if m and (m["file"].startswith("robot_tasks/") or "/robot_tasks/" in m["file"]):
+            path = m["file"]
+            return f"{m['func']} ({path[path.index('robot_tasks/'):]})"
+    return "(outside robot_tasks) " + frame_label(frames[-1]) if frames else "?"
 
 
 def read_raw(path: Path) -> tuple[int, collections.Counter, collections.Counter]:
@@ -84,7 +87,7 @@ def profile(args) -> int:
             name = node_name(pid)
             if name and name not in spies:
                 spies[name] = subprocess.Popen(
-                    [spy, "record", "--format", "raw", "--rate", str(args.rate), "--nonblocking",
+                    [spy, "record", "--format", "raw", "--rate", str(args.rate), "--nonblocking", "--gil",
                      "--pid", str(pid), "--output", str(args.out / f"{name}.raw.txt")],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         window["start"] = (time.monotonic(), node_cpu(demo.pid))
@@ -125,9 +128,9 @@ def profile(args) -> int:
             print(f"\n{name}: no samples written")
             continue
         total, top, own = read_raw(raw)
-        active = 100.0 * total / args.rate / wall
+        held = 100.0 * total / args.rate / wall
         print(f"\n== {name}: {cpu.get(name, float('nan')):.1f} % of a core (/proc), "
-              f"{active:.1f} % active thread samples ({total})")
+              f"GIL held in {held:.1f} % of the samples ({total})")
         for title, counter in (("our code (innermost robot_tasks frame, callees included)", own),
                                ("self (top of stack)", top)):
             print(f"  {title}:")
