@@ -271,6 +271,28 @@ def test_a_cube_that_vanishes_makes_the_tree_fail_after_bounded_retries():
     assert ticks < 5000
 
 
+def test_a_view_clearing_move_that_cannot_be_planned_goes_straight():
+    """Stacking bench, rtf 0, drag seed 6 (2026-12-04): the hand ended with a finger on the
+    table, hiding the next cube; PLANNED refuses a start in collision, and the tree asked
+    for that move again and again until it gave up."""
+    world = FakeWorld.seeded(4)
+    tree = build(world)
+    hidden = {}
+
+    def hide_yellow_and_block_planning(w):
+        hidden["yellow_cube"] = w.cubes.pop("yellow_cube")
+        w.fail_moves.append("clear_view_home")
+
+    world.hooks.append(Once(lambda w: w.holding == "green_cube", hide_yellow_and_block_planning))
+    world.hooks.append(Once(lambda w: "move clear_view_straight" in w.log, lambda w: w.cubes.update(hidden)))
+    status, _ = run_tree(tree, world)
+    state = task_state(tree.root_blackboard)
+    assert status is NodeStatus.SUCCESS, state.events
+    failed = world.log.index("failed clear_view_home")
+    assert world.log[failed + 1] == "move clear_view_straight"
+    assert_stacked_in_order(world, state)
+
+
 def test_missing_cube_at_start_fails_the_survey():
     world = FakeWorld.seeded(0)
     del world.cubes["green_cube"]
