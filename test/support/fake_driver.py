@@ -20,6 +20,7 @@ import importlib.util
 import re
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # repo root, for robot_tasks
@@ -31,9 +32,9 @@ configure_loopback_dds()
 
 import numpy as np  # noqa: E402
 from rclpy.node import Node  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.time import Time  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray, String  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory  # noqa: E402
@@ -62,7 +63,7 @@ class FakeDriver(Node):
         self.finger_speed = float(self.declare_parameter("finger_speed", 0.1).value)
         self.clock_speedup = float(self.declare_parameter("clock_speedup", 0.0).value)
         self.command_delay = float(self.declare_parameter("command_delay", 0.0).value)
-        self.delayed = []                        # (wall time due, apply function, message)
+        self.delayed = deque()                   # (wall time due, apply function, message), in order
         self.wall0 = time.monotonic()
         self.clock_pub = self.create_publisher(Clock, "/clock", 10) if self.clock_speedup > 0 else None
         self.q = np.array(HOME, dtype=float)
@@ -118,10 +119,9 @@ class FakeDriver(Node):
         self.finger_target = float(np.clip(msg.data[0], 0.0, 0.08)) / 2.0
 
     def step(self) -> None:
-        due = [d for d in self.delayed if d[0] <= time.monotonic()]
-        for entry in due:
-            self.delayed.remove(entry)
-            entry[1](entry[2])
+        while self.delayed and self.delayed[0][0] <= time.monotonic():   # one delay: due in order
+            _, apply, msg = self.delayed.popleft()
+            apply(msg)
         now = self.driver_time()
         if self.clock_pub is not None:
             self.clock_pub.publish(Clock(clock=Time(seconds=now).to_msg()))

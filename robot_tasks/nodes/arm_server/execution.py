@@ -27,6 +27,7 @@ from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.joint_state_cache import PollGaps
+from robot_tasks.ros.response_grace import ResponseGrace
 from robot_tasks.ros.async_tools import sleep, wait_for_worker
 
 POLL_S = 0.01   # wall seconds between checks of the measured state
@@ -121,7 +122,7 @@ class GoalExecution:
             raise MotionFailure(*stop)
 
         server.send_trajectory(trajectory, self.slot)
-        t_start, sent_wall = _clock_seconds(server), time.monotonic()
+        t_start, grace = _clock_seconds(server), ResponseGrace(cfg.response_wall_grace)
         deadline = t_start + self.request.timeout
         end = t_start + trajectory.duration
         goal_q = kind.goal_q(trajectory)
@@ -141,16 +142,13 @@ class GoalExecution:
             if now >= deadline:
                 raise MotionFailure(ErrorCode.TIMEOUT, f"not within tolerance after "
                                     f"{self.request.timeout:g} s ({self._error_text()})")
-            # both clocks must agree that the arm had its time: at rtf 0 the sim's seconds
-            # race past while the trajectory is still on its way (CONTROLLER_FAILED after
-            # 0.14 wall s in bench/episode_speed.py, 2026-12-04)
-            answered_wall = time.monotonic() - sent_wall
-            if settling and now >= end + cfg.settle_timeout and answered_wall >= cfg.response_wall_grace:
+            # both clocks must agree that the arm had its time (robot_tasks/ros/response_grace.py)
+            if settling and now >= end + cfg.settle_timeout and grace.over():
                 moved = float(np.max(np.abs(q - q0)))
                 if planned_travel > 0.02 and moved < 0.1 * planned_travel:
                     raise MotionFailure(ErrorCode.CONTROLLER_FAILED,
                                         f"the arm moved {moved:.4f} of {planned_travel:.4f} rad in "
-                                        f"{now - t_start:.2f} s ({answered_wall:.2f} wall s) since the "
+                                        f"{now - t_start:.2f} s ({grace.elapsed():.2f} wall s) since the "
                                         f"trajectory was sent (is the controller on "
                                         f"'{cfg.controller_topic}'?)")
                 raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,

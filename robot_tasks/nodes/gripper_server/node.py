@@ -33,6 +33,7 @@ from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.parameters import ParameterError, declare
 from robot_tasks.ros.controller_topics import GRIPPER_FORCE_HOLD
 from robot_tasks.ros.qos import LATCHED
+from robot_tasks.ros.response_grace import ResponseGrace
 from robot_tasks.control.robot_defaults import robot_defaults
 from robot_tasks.control.gripper_logic import (MODES, GripperSettings, ParallelCommand, StallDetector,
                                            check_goal, judge_parallel)
@@ -191,7 +192,7 @@ class GripperServer(Node):
         start_width = self.width(self.state_timeout)
         closing = cmd.width < start_width
         self.command_width(cmd.width, cmd.effort, cmd.force_hold)
-        t0, sent_wall = self._now(), time.monotonic()
+        t0, grace = self._now(), ResponseGrace(self.response_wall_grace)
         stall = StallDetector(self.settings.stall_window, self.settings.stall_distance)
         polls = PollGaps()
         while True:
@@ -200,9 +201,8 @@ class GripperServer(Node):
             now = self._now()
             stall.add(now, width)
             # "not moving" says something only once the command has arrived: the fingers
-            # moved, or the grace is over (at rtf 0 the stall window is a few wall ms)
-            answered = (abs(width - start_width) > self.settings.stall_distance
-                        or time.monotonic() - sent_wall >= self.response_wall_grace)
+            # moved, or the grace is over (robot_tasks/ros/response_grace.py)
+            answered = abs(width - start_width) > self.settings.stall_distance or grace.over()
             verdict = judge_parallel(width, cmd.width, answered and stall.stalled(), self.settings, closing)
             handle.publish_feedback(GripperCommand.Feedback(width=width, effort=self._effort()))
             result.width = width
@@ -232,11 +232,11 @@ class GripperServer(Node):
                                f"no suction state on '{self.resolve_topic_name('suction/attached')}'"
                                f" within {self.startup_wait:g} s")
         self.command_pub.publish(Bool(data=cmd.on))
-        t0, sent_wall = self._now(), time.monotonic()
+        t0, grace = self._now(), ResponseGrace(self.response_wall_grace)
         while True:
             self._check_interrupt(handle, slot)
             elapsed = self._now() - t0
-            answered = time.monotonic() - sent_wall >= self.response_wall_grace
+            answered = grace.over()
             handle.publish_feedback(GripperCommand.Feedback())
             if cmd.on and (self.attached or (answered and elapsed >= self.settings.suction_settle_time)):
                 result.reached_goal, result.object_detected = True, bool(self.attached)

@@ -313,7 +313,7 @@ class WaitUntilSettled(StatefulActionNode):
     def on_start(self):
         self.watch = geo.SettleWatch(self.get_input("stable_s"), self.get_input("within"))
         self.deadline = time.monotonic() + self.get_input("timeout")
-        self.sightings = 0
+        self.seen = False
         return self.on_running()
 
     def on_running(self):
@@ -322,13 +322,13 @@ class WaitUntilSettled(StatefulActionNode):
         stamp = detections_stamp(detections)
         if cube is not None and stamp is not None:
             self.watch.add(stamp, cube.position)
-            self.sightings += 1
+            self.seen = True
         if self.watch.settled:
             return SUCCESS
         if time.monotonic() <= self.deadline:
             return RUNNING
         # the XML decides what to do next; the log says which of the two it was
-        why = "still moving in every image" if self.sightings else "not seen in any image"
+        why = "still moving in every image" if self.seen else "not seen in any image"
         LOG.warning("%s: %s did not settle within %.1f s: %s", self.full_path, self.get_input("cube"),
                     self.get_input("timeout"), why)
         return FAILURE
