@@ -7,6 +7,8 @@ STAMPS := $(VENV)/.stamps
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
 IFACE_SRC := $(shell find robot_tasks_interfaces -type f -not -path '*/build/*' 2>/dev/null)
 TF2_SRC   := $(shell find tf2_msgs robot_tasks_interfaces/cmake -type f -not -path '*/build/*' 2>/dev/null)
+# The real drivers' message packages (not on PyPI either), one folder each, built like tf2_msgs
+DRIVER_MSGS := control_msgs controller_manager_msgs franka_msgs ur_msgs
 
 .PHONY: setup test demo bench clean
 
@@ -34,7 +36,16 @@ $(STAMPS)/tf2_msgs: $(STAMPS)/ros $(TF2_SRC)
 	$(PIP) ./tf2_msgs
 	@touch $@
 
-$(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs
+# The parts of control_msgs, controller_manager_msgs, franka_msgs and ur_msgs that the real
+# drivers use, built from upstream's field lists (hash-equal: test/msgs). One stamp each, rebuilt
+# when its folder or the shared cmake recipe changes.
+$(foreach p,$(DRIVER_MSGS),$(eval $(STAMPS)/$(p): $(shell find $(p) robot_tasks_interfaces/cmake -type f -not -path '*/build/*' 2>/dev/null)))
+$(DRIVER_MSGS:%=$(STAMPS)/%): $(STAMPS)/%: $(STAMPS)/ros
+	@echo "==> building $* (about 20-30 s)"
+	$(PIP) ./$*
+	@touch $@
+
+$(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs $(DRIVER_MSGS:%=$(STAMPS)/%)
 	@echo "==> installing robot_tasks with its sim, control, groot2, foxglove, record, test and bench extras"
 	$(PIP) -e '.[sim,control,groot2,foxglove,record,test,bench]'
 	@touch $@
@@ -52,4 +63,4 @@ bench: setup
 	  echo "==> bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build tf2_msgs/build
+	rm -rf $(VENV) build *.egg-info robot_tasks_interfaces/build tf2_msgs/build $(DRIVER_MSGS:%=%/build)
