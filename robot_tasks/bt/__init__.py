@@ -17,14 +17,16 @@ tree = factory.create_tree_from_text('''
 </root>''')
 tree.tick_while_running()
 ```
-No ROS import anywhere in this package.
+To test a tree's logic with its leaves mocked (BT.CPP's substitution rules and
+TestNode), see `robot_tasks.bt.testing`. No ROS import anywhere in this package.
 """
 from .action_nodes import (ActionNodeBase, ConditionNode, SimpleActionNode, SimpleConditionNode,
                            StatefulActionNode, SyncActionNode)
 from .blackboard import Blackboard
 from .control_node import ControlNode
 from .decorator_node import DecoratorNode
-from .errors import BehaviorTreeError, LogicError, PortError, RuntimeTreeError, ScriptError, XmlError
+from .errors import (BehaviorTreeError, LogicError, PortError, RuntimeTreeError, ScriptError, SubstitutionError,
+                     XmlError)
 from .factory import BehaviorTreeFactory
 from .manifest import NodeManifest
 from .node import NodeConfig, NodeType, TreeNode
@@ -38,6 +40,6 @@ __all__ = [
     "ConditionNode", "ControlNode", "DecoratorNode", "InputPort", "LogicError", "NodeConfig",
     "NodeManifest", "NodeStatus", "NodeType", "OutputPort", "PortDirection", "PortError", "PortInfo",
     "RuntimeTreeError", "ScriptError", "SimpleActionNode", "SimpleConditionNode", "StatefulActionNode",
-    "Subtree", "SyncActionNode", "Tree", "TreeNode", "XmlError", "write_tree_nodes_model_xml",
+    "SubstitutionError", "Subtree", "SyncActionNode", "Tree", "TreeNode", "XmlError", "write_tree_nodes_model_xml",
     "write_tree_to_xml",
 ]

@@ -54,3 +54,7 @@ class ScriptError(BehaviorTreeError):
         if source is not None and position is not None:
             detail = f"{message} at column {position + 1} of '{source}'"
         super().__init__(detail)
+
+
+class SubstitutionError(BehaviorTreeError):
+    """A substitution rule, or a rules JSON text, is wrong (see `robot_tasks.bt.testing`)."""

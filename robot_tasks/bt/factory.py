@@ -14,6 +14,8 @@ from .errors import BehaviorTreeError
 from .manifest import NodeManifest
 from .node import NodeConfig, NodeType, TreeNode
 from .ports import PortInfo, ports_dict
+from .testing.rules_json import parse_substitution_json
+from .testing.substitution import Rule, SubstitutionRules, build_substitute
 from .tree import Tree
 
 NodeBuilder = Callable[[str, NodeConfig], TreeNode]
@@ -36,6 +38,7 @@ class BehaviorTreeFactory:
         self._builders: dict[str, NodeBuilder] = {}
         self._manifests: dict[str, NodeManifest] = {}
         self.scripting_enums: dict[str, int] = {}
+        self._substitution_rules = SubstitutionRules()
         register_builtin_nodes(self)
         self._builtin_ids = frozenset(self._builders)
         self._parser = XmlParser(self)
@@ -121,18 +124,50 @@ class BehaviorTreeFactory:
         for member in enum_class:
             self.register_scripting_enum(member.name, int(member.value))
 
+    # ---- substitution rules (mocking; see robot_tasks.bt.testing) ----------------------
+    def add_substitution_rule(self, pattern: str, rule: Rule) -> None:
+        """Replace, in trees created from now on, the nodes `pattern` matches (their
+        name, their registration ID, or their full path with `*`/`?` wildcards) by the
+        node type registered as `rule` (a str) or by a TestNode (a TestNodeConfig,
+        copied). A pattern added twice keeps the last rule."""
+        self._substitution_rules.add(pattern, rule)
+
+    def clear_substitution_rules(self) -> None:
+        self._substitution_rules.clear()
+
+    @property
+    def substitution_rules(self) -> SubstitutionRules:
+        """pattern -> rule (str or TestNodeConfig), in the order rules are tried."""
+        return self._substitution_rules
+
+    def load_substitution_rule_from_json(self, json_text: str) -> None:
+        """Add the rules of a JSON text in BT.CPP's format (`TestNodeConfigs`,
+        `SubstitutionRules`); a SubstitutionError names what is wrong."""
+        for pattern, rule in parse_substitution_json(json_text):
+            self._substitution_rules.add(pattern, rule)
+
     # ---- node instantiation ----------------------------------------------------------
     def instantiate_tree_node(self, name: str, registration_id: str, config: NodeConfig) -> TreeNode:
+        """Build one node of a tree, or its substitute when a substitution rule
+        matches (by name, registration ID, or wildcards on `config.path`)."""
         builder = self._builders.get(registration_id)
         if builder is None:
             raise BehaviorTreeError(f"ID [{registration_id}] not registered{self.suggestion(registration_id)}")
         config.enums = self.scripting_enums
         if config.manifest is None:
             config.manifest = self._manifests[registration_id]
-        node = builder(name, config)
+        pattern = None
+        if self._substitution_rules:
+            pattern = self._substitution_rules.first_match(name, registration_id, config.path)
+        if pattern is None:
+            node = builder(name, config)
+        else:
+            node = build_substitute(self, pattern, self._substitution_rules[pattern], name, config)
         if not isinstance(node, TreeNode):
             raise BehaviorTreeError(f"the builder of [{registration_id}] returned {node!r}, not a TreeNode")
         node.registration_id = registration_id
+        if pattern is not None:
+            node.substituted_by = pattern
         return node
 
     def suggestion(self, unknown_id: str) -> str:

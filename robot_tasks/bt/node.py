@@ -67,6 +67,8 @@ class TreeNode:
     """
 
     node_type = NodeType.UNDEFINED
+    # the pattern of the substitution rule that put this node in place of the XML's, if any
+    substituted_by: str | None = None
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         if config is None:

@@ -1,4 +1,4 @@
-"""`robot-tasks tree validate FILE...` and `robot-tasks tree show FILE`.
+"""`robot-tasks tree validate FILE...`, `robot-tasks tree show FILE` and `robot-tasks tree test FILE`.
 
 validate: loads each file with every built-in node registered (plus the node types
 of `--plugin` modules, which expose `register_nodes(factory)`), accepts custom IDs
@@ -6,6 +6,9 @@ declared in the file's <TreeNodesModel> as placeholders, instantiates every
 BehaviorTree, and prints one `file:line: [node] reason` line per problem (exit 1).
 
 show: prints the main tree (subtrees expanded) as indented text with its ports.
+
+test: runs a tree with mocked leaves (BT.CPP substitution rules), no ROS; see
+`_tree_test.py`.
 """
 from __future__ import annotations
 
@@ -17,8 +20,8 @@ from robot_tasks.runtime.plugins import load_plugins
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("tree", help="check or print BehaviorTree.CPP v4 XML trees",
-                                   description="Check or print BehaviorTree.CPP v4 XML trees.")
+    parser = subparsers.add_parser("tree", help="check, print or test BehaviorTree.CPP v4 XML trees",
+                                   description="Check, print or test BehaviorTree.CPP v4 XML trees.")
     actions = parser.add_subparsers(dest="tree_command", metavar="ACTION")
 
     validate = actions.add_parser("validate", help="check tree files; exit 1 listing file:line: [node] reason")
@@ -31,6 +34,10 @@ def register(subparsers) -> None:
     show.add_argument("--tree", metavar="ID", help="BehaviorTree to show (default: the main tree)")
     _add_plugin_option(show)
     show.set_defaults(func=run_show)
+
+    from robot_tasks.commands._tree_test import add_parser as add_test_parser
+
+    add_test_parser(actions)
 
     def usage(args) -> int:
         parser.print_help()
@@ -128,7 +135,7 @@ def format_tree(tree) -> str:
 
     def describe(node) -> str:
         text = node.registration_id
-        if node.registration_id == "SubTree":
+        if hasattr(node, "subtree_id"):   # not a SubTree a substitution rule replaced
             text += f" {node.subtree_id}"
         if node.name not in (node.registration_id, getattr(node, "subtree_id", None)):
             text += f' "{node.name}"'

@@ -160,7 +160,7 @@ def test_minitrace_is_balanced_chrome_trace(tmp_path):
         ("Slow", "E"), ("Sequence", "E")]
     assert events[4]["args"] == {"status": "HALTED"} and events[2]["args"] == {"status": "SUCCESS"}
     assert all(a["ts"] <= b["ts"] for a, b in zip(events, events[1:]))
-    assert events[0]["cat"] == "Control" and events[0]["args"]["path"] == "Sequence"
+    assert events[0]["cat"] == "Control" and events[0]["args"]["path"] == "Sequence::1"  # BT.CPP fullPath()
 
 
 def test_loggers_detach_on_close(tmp_path):

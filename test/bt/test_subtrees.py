@@ -48,7 +48,7 @@ def test_subtree_paths_and_uids():
     tree, _ = build('<Sequence><SubTree ID="Sub"/><SubTree ID="Sub" name="second"/></Sequence>', sub("a := 1"))
     assert [subtree.instance_name for subtree in tree.subtrees] == ["", "Sub::2", "second"]
     assert [node.uid for node in tree.nodes] == [1, 2, 3, 4, 5]
-    assert tree.nodes[2].full_path == "Sub::2/Script"
+    assert tree.nodes[2].full_path == "Sub::2/Script::3"  # an unnamed node gets ::UID, as in BT.CPP
 
 
 def test_nested_subtrees_and_root_key():

@@ -1,54 +1,69 @@
-"""The BLACKBOARD reply: chosen blackboards as MessagePack (BT.CPP `generateBlackboardsDump`).
+"""The BLACKBOARD reply: chosen blackboards as MessagePack (BT.CPP 4.10 `generateBlackboardsDump`).
 
 Groot2 names the blackboards it wants in one frame, separated by `;`. A name is a
 subtree instance name (the main tree by its ID). The reply is MessagePack of
-`{name: {key: value}}` over the keys that blackboard owns (a key remapped to the
-parent shows up in the parent's dump only). Values that JSON can
-hold (numbers, strings, booleans, lists and dicts of those) are sent as they are;
-an empty entry, or a value of another type, is sent as nil, as BT.CPP does for
-types it has no JSON converter for. No blackboard found at all gives nil.
+`{name: {key: value}}`, each blackboard exported as `ExportBlackboardToJSON` does
+(`robot_tasks.bt.blackboard_json`: the keys that blackboard owns; a bool is sent as
+1/0; a value JSON cannot hold is nil; an empty blackboard is nil).
+
+**ROOT** (new in 4.10): when a named blackboard has a parent -- every SubTree's
+does, and so does the main tree's when the tree was created on a child of a global
+blackboard -- the top of its chain is exported too, once, as `"ROOT"`, so Groot2
+shows the `@` entries. A request that would make that ambiguous is refused with
+BT.CPP's error text: a subtree literally named ROOT alongside a root export, or
+blackboards with different roots. No blackboard found at all gives nil.
 """
 from __future__ import annotations
 
-from ..blackboard import EMPTY
+from ..blackboard_json import export_blackboard_to_json, value_to_json
+from ..errors import BehaviorTreeError
+
+ROOT_NAME = "ROOT"
+
+
+class DumpRefused(BehaviorTreeError):
+    """The request cannot be answered unambiguously; the message is BT.CPP's error reply."""
 
 
 def json_value(value):
-    if value is EMPTY or value is None:
-        return None
-    if isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        items = [json_value(item) for item in value]
-        return None if any(item is None and original is not None
-                           for item, original in zip(items, value)) else items
-    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        return {key: json_value(item) for key, item in value.items()}
-    return None
-
-
-def owned_entries(board):
-    """(key, entry) for the entries that belong to `board`: a key remapped or
-    autoremapped to the parent is the parent's entry and is listed there, as in BT.CPP."""
-    parent = board.parent
-    remappings = board.remappings
-    for key in board.keys():
-        entry = board.get_entry(key)
-        if entry is None:
-            continue
-        if parent is not None and parent.get_entry(remappings.get(key, key)) is entry:
-            continue
-        yield key, entry
+    """One value as the dump sends it (kept for callers of the old helper)."""
+    return value_to_json(value)
 
 
 def blackboard_json(board) -> dict | None:
-    dump = {key: json_value(entry.value) for key, entry in owned_entries(board)}
+    dump = export_blackboard_to_json(board)
+    return dump or None
+
+
+def blackboards_dict(boards_by_name: dict, names: list[str]) -> dict | None:
+    """{name: export} for the named blackboards, plus ROOT as BT.CPP 4.10 adds it."""
+    dump: dict = {}
+    exported_root = None
+    for name in names:
+        board = boards_by_name.get(name)
+        if board is None:
+            continue
+        root = board.root()
+        needs_root = root is not board
+        if name == ROOT_NAME and (needs_root or exported_root is not None):
+            raise DumpRefused("blackboard dump request uses reserved name [ROOT] together with an "
+                              "external root blackboard export")
+        dump[name] = blackboard_json(board)
+        if not needs_root or root is exported_root:
+            continue
+        if exported_root is not None:
+            raise DumpRefused("blackboard dump request spans multiple external root blackboards")
+        if ROOT_NAME in dump:
+            raise DumpRefused("blackboard dump request would overwrite subtree [ROOT] with an external "
+                              "root blackboard export")
+        dump[ROOT_NAME] = blackboard_json(root)
+        exported_root = root
     return dump or None
 
 
 def blackboards_dump(boards_by_name: dict, names_frame: bytes) -> bytes:
+    """The MessagePack payload; raises DumpRefused (sent as an error reply)."""
     import msgpack
 
     names = [name for name in names_frame.decode("utf-8", "replace").split(";") if name]
-    dump = {name: blackboard_json(boards_by_name[name]) for name in names if name in boards_by_name}
-    return msgpack.packb(dump or None, use_bin_type=True)
+    return msgpack.packb(blackboards_dict(boards_by_name, names), use_bin_type=True)

@@ -30,7 +30,7 @@ import time
 from ..errors import BehaviorTreeError
 from ..xml.writer import write_tree_to_xml
 from . import protocol as P
-from .blackboard_dump import blackboards_dump
+from .blackboard_dump import DumpRefused, blackboards_dump
 from .hooks import HookTable
 from .status_buffer import StatusBuffer
 
@@ -189,7 +189,10 @@ class Groot2Publisher:
         return handler(self, frames[1], reply)
 
     def _blackboard(self, payload: bytes, reply: list) -> list:
-        return reply + [blackboards_dump(self._boards, payload)]
+        try:
+            return reply + [blackboards_dump(self._boards, payload)]
+        except DumpRefused as exc:
+            return _error(str(exc))
 
     def _hook_insert(self, payload: bytes, reply: list) -> list:
         data = json.loads(payload)

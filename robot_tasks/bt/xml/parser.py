@@ -16,6 +16,7 @@ from pathlib import Path
 from ..blackboard import Blackboard
 from ..control_node import ControlNode
 from ..decorator_node import DecoratorNode
+from ..decorators.subtree import SubTreeNode
 from ..errors import BehaviorTreeError, LogicError, ScriptError, XmlError
 from ..manifest import NodeManifest
 from ..node import NodeConfig, NodeType, TreeNode
@@ -332,10 +333,13 @@ class _TreeBuilder:
         node = self._create_node(element, subtree.blackboard, parent, prefix)
         subtree.nodes.append(node)
         if element.tag != "SubTree":
+            # children are created even under a node a substitution rule made a leaf
+            # (BT.CPP does so too: they take UIDs but are never ticked)
             for child in element.children:
                 self._step(node, subtree, prefix, child, ancestry, depth + 1)
             return
-        self._expand_subtree(node, subtree, element, ancestry, depth)
+        if isinstance(node, SubTreeNode):  # a substituted SubTree is not expanded
+            self._expand_subtree(node, subtree, element, ancestry, depth)
 
     def _expand_subtree(self, node, subtree: Subtree, element: XmlElement, ancestry, depth) -> None:
         subtree_id = element.get("ID")
@@ -422,7 +426,10 @@ class _TreeBuilder:
             (pre if attribute in PRE_CONDITIONS else post)[attribute] = program
             sources[attribute] = source
 
-        config = NodeConfig(blackboard=blackboard, uid=len(self.tree.nodes) + 1, path=prefix + instance_name,
+        uid = len(self.tree.nodes) + 1
+        # BT.CPP's full path: an unnamed node gets its UID, so that paths are unique
+        path = prefix + instance_name + (f"::{uid}" if instance_name == type_id else "")
+        config = NodeConfig(blackboard=blackboard, uid=uid, path=path,
                             manifest=manifest, wake_up=self.tree.wake_up, pre_conditions=pre,
                             post_conditions=post)
         config.condition_sources = sources
@@ -456,7 +463,7 @@ class _TreeBuilder:
             raise element.error(str(exc)) from None
         except Exception as exc:  # a user node's constructor failed: report where
             raise element.error(f"creating the node failed: {type(exc).__name__}: {exc}") from exc
-        if is_subtree:
+        if isinstance(node, SubTreeNode):
             node.subtree_id = type_id
         self.tree.nodes.append(node)
         if parent is not None:

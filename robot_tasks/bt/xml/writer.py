@@ -52,7 +52,7 @@ def write_tree_nodes_model_xml(factory, include_builtin: bool = False) -> str:
 def _node_element(parent: ET.Element, node: TreeNode, add_metadata: bool) -> None:
     config = node.config
     attributes: dict[str, str] = {}
-    is_subtree = node.registration_id == "SubTree"
+    is_subtree = hasattr(node, "subtree_id")  # a substituted SubTree is written as a plain node
     if is_subtree:
         attributes["ID"] = getattr(node, "subtree_id", "")
     if not (is_subtree and add_metadata):
@@ -70,7 +70,7 @@ def _node_element(parent: ET.Element, node: TreeNode, add_metadata: bool) -> Non
     for condition, source in getattr(config, "condition_sources", {}).items():
         attributes[condition] = source
     element = ET.SubElement(parent, node.registration_id or type(node).__name__, attributes)
-    if node.registration_id == "SubTree":
+    if is_subtree:
         return  # its BehaviorTree is written separately
     children = getattr(node, "children", None) or []
     for child in children:
