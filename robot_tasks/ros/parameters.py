@@ -17,7 +17,7 @@ A default of None is an optional parameter: give its `kind` (float, or list for 
 numbers); unset, it reads back as None.
 
     rate = declare(node, "rate", 240.0, "physics steps per sim second", minimum=0, open_minimum=True)
-    mode = declare(node, "stop_mode", "empty", "how a goal is stopped", choices=("empty", "hold_point"))
+    mode = declare(node, "ik_method", "dls", "differential IK variant", choices=("pinv", "dls"))
     height = declare(node, "support_height", None, "table-top z [m]", kind=float)
 """
 from __future__ import annotations

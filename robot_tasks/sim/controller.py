@@ -1,14 +1,24 @@
 """A joint trajectory controller that behaves like ros2_control's joint_trajectory_controller.
 
+What ros2_controllers' JTC (kilted branch, `joint_trajectory_controller.cpp`) does, and so
+what this one does:
+
 * `command(trajectory)` validates the whole trajectory first and raises CommandRejected
-  with a reason (unknown or missing joints, wrong lengths, NaN/inf, positions beyond the
-  URDF limits, times not strictly increasing).  A rejected command changes nothing.
-* An accepted trajectory starts at the current sim time from the current *command*
-  (desired position and velocity), so preempting a moving arm is smooth.
-* After the last point the controller holds it.  `goal_reached` turns true once every
-  joint is within `goal_tolerance` of the last point; if that has not happened
-  `goal_time` seconds after the end, the trajectory ends with an `error`.
-* `stop()` holds the current measured position (like cancelling a goal).
+  with a reason (no points -- JTC's "Empty trajectory received." --, unknown or missing
+  joints, wrong lengths, NaN/inf, positions beyond the URDF limits, times not strictly
+  increasing).  A rejected command changes nothing: the arm keeps doing what it did.
+* An accepted trajectory starts at its start time from the current *command* (desired
+  position and velocity), so preempting a moving arm is smooth.
+* Tolerances (`Tolerances`; 0 = not checked, as in JTC): while the trajectory runs, a
+  joint further than its `path` tolerance from the desired position aborts it
+  (PATH_TOLERANCE_VIOLATED); after its last point the trajectory succeeds once every joint
+  is within its `goal` tolerance and slower than `stopped_velocity`, and aborts
+  (GOAL_TOLERANCE_VIOLATED) if that has not happened `goal_time` s after the end
+  (0 = wait for ever).  Every abort holds the measured position, as JTC's
+  `set_hold_position` does; a success holds the last point.
+* `stop()` holds the measured position (a cancelled goal, a preempting one, a deactivation).
+* `speed_scaling` in [0, 1] stretches time along the trajectory (JTC's scaling factor, the
+  UR's speed slider): the trajectory's clock advances by `scaling * dt` per step.
 * While a compliant (torque) controller owns the arm (controller_switch.py), this one is
   inactive, as an inactive ros2_control controller: it rejects trajectories and sends
   nothing to the motors.
@@ -23,6 +33,7 @@ as force limits.  Time is sim time, so the controller works at any real-time fac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Sequence
 
 import numpy as np
@@ -32,6 +43,38 @@ from robot_tasks.sim.errors import CommandRejected
 from robot_tasks.sim.trajectory import Interpolator, JointTrajectory, is_finite_list
 
 LIMIT_MARGIN = 1e-4   # rad or m; rounding slack when a point sits exactly on a limit
+
+
+class Outcome(str, Enum):
+    """How the last accepted trajectory ended (FollowJointTrajectory's result, by name)."""
+
+    NONE = "none"                                       # nothing accepted yet
+    EXECUTING = "executing"                             # running or settling
+    SUCCESSFUL = "successful"
+    PATH_TOLERANCE_VIOLATED = "path_tolerance_violated"
+    GOAL_TOLERANCE_VIOLATED = "goal_tolerance_violated"
+    STOPPED = "stopped"                                 # stop(): cancel, preempt, deactivation
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """One trajectory's tolerances, JTC's SegmentTolerances (0 = not checked)."""
+
+    path: np.ndarray           # per joint [rad or m], desired - measured while moving
+    goal: np.ndarray           # per joint [rad or m], at the end
+    stopped_velocity: float    # [rad/s or m/s] every joint slower than this at the end
+    goal_time: float           # [s] after the last point's time; 0 = wait for ever
+
+    @classmethod
+    def uniform(cls, n: int, path: float = 0.0, goal: float = 0.05, stopped_velocity: float = 0.2,
+                goal_time: float = 1.0) -> "Tolerances":
+        """The same tolerance for every joint. The defaults are the sim's `constraints`, what
+        a cell's controllers.yaml sets (UR's ur_controllers.yaml: goal 0.1, stopped velocity
+        0.2): loose enough for an arm pressing on what it holds, tight enough that a blocked
+        arm ends GOAL_TOLERANCE_VIOLATED 1 s after the end instead of never. Servers check
+        their own, finer tolerance on the measured pose after the controller's success."""
+        return cls(np.full(n, float(path)), np.full(n, float(goal)), float(stopped_velocity),
+                   float(goal_time))
 
 
 @dataclass(frozen=True)
@@ -47,65 +90,86 @@ class ControllerState:
     error_message: str       # why the last trajectory failed or was rejected ("" if none)
     trajectory_id: int       # increments on every accepted trajectory
     time_remaining: float    # sim seconds until the last point's time (0 when holding)
+    outcome: Outcome = Outcome.NONE
+    speed_scaling: float = 1.0
 
 
 class JointTrajectoryController:
     """Executes whole joint trajectories on a Robot's arm joints."""
 
     def __init__(self, robot, joint_names: Sequence[str] | None = None,
-                 goal_tolerance: float = 0.01, goal_time: float = 1.0):
+                 tolerances: Tolerances | None = None):
         self.robot = robot
         self.joint_names = list(joint_names or robot.arm_joint_names)
         self._idx = robot.indices(self.joint_names)
         self._lower = np.array([robot.limits[n].lower for n in self.joint_names])
         self._upper = np.array([robot.limits[n].upper for n in self.joint_names])
         self._forces = [robot.limits[n].effort for n in self.joint_names]
-        self.goal_tolerance = float(goal_tolerance)
-        self.goal_time = float(goal_time)
+        self.default_tolerances = tolerances or Tolerances.uniform(len(self.joint_names))
+        self._tolerances = self.default_tolerances
         self._interp: Interpolator | None = None
         self._start = 0.0
+        self._traj_time = 0.0         # the trajectory's own clock (advances by scaling * dt)
+        self._last_update: float | None = None
+        self.speed_scaling = 1.0
         self.trajectory_id = 0
-        self.goal_reached = False
+        self.outcome = Outcome.NONE
         self.error_message = ""
         self.enabled = True           # False while another controller owns the joints
         self.resync()
         self._feedback = self._desired.copy()   # measured just before the last step's command
         self.record_steps = False
 
+    @property
+    def goal_reached(self) -> bool:
+        return self.outcome is Outcome.SUCCESSFUL
+
     # --- commands ---------------------------------------------------------------
-    def command(self, trajectory: JointTrajectory, start_time: float | None = None) -> int:
+    def validate(self, trajectory: JointTrajectory) -> Interpolator:
+        """The checks of `command` without executing: an Interpolator, or CommandRejected."""
+        if not self.enabled:
+            raise CommandRejected("joint_trajectory_controller is inactive: another controller "
+                                  "owns the arm (switch back first)")
+        return self._validate(trajectory)
+
+    def command(self, trajectory: JointTrajectory, start_time: float | None = None,
+                tolerances: Tolerances | None = None) -> int:
         """Accept a whole trajectory (or raise CommandRejected); return its trajectory_id.
 
         `start_time` is the sim time of t=0 (a header stamp); default: now.
+        `tolerances`: this trajectory's (a FollowJointTrajectory goal's); default: the
+        controller's `default_tolerances`.
         """
         try:
-            if not self.enabled:
-                raise CommandRejected("joint_trajectory_controller is inactive: a compliant "
-                                      "controller owns the arm (switch back first)")
-            interp = self._validate(trajectory)
+            interp = self.validate(trajectory)
         except CommandRejected as err:
             self.error_message = f"rejected: {err.reason}"
             raise
         self._interp = interp
         now = self.robot.world.time
         self._start = now if start_time is None or start_time <= 0 else max(now, float(start_time))
+        self._traj_time = now - self._start          # <= 0: a future start waits
+        self._last_update = None
+        self._tolerances = tolerances or self.default_tolerances
         self.trajectory_id += 1
-        self.goal_reached = False
+        self.outcome = Outcome.EXECUTING
         self.error_message = ""
         return self.trajectory_id
 
     def stop(self) -> None:
         """Abandon any trajectory and hold the measured position."""
+        if self._interp is not None:
+            self.outcome = Outcome.STOPPED
         if not self.enabled:
             self.resync()
             return
-        self._interp = None
-        self._desired = self._measured()
-        self._desired_vel = np.zeros(len(self.joint_names))
-        self._send(self._desired, self._desired_vel)
+        self._hold_measured()
 
     def resync(self) -> None:
-        """Make the command equal the measured state (after a teleport or reset)."""
+        """Make the command equal the measured state (after a teleport, a reset or a switch to
+        another controller): any running trajectory ends STOPPED."""
+        if self._interp is not None:
+            self.outcome = Outcome.STOPPED
         self._interp = None
         self._desired = self._measured()
         self._desired_vel = np.zeros(len(self.joint_names))
@@ -119,24 +183,60 @@ class JointTrajectoryController:
             self._feedback = self._measured()
         interp = self._interp
         if interp is None:
+            self._last_update = now
             return                        # holding: the motors keep the last command
-        t = now - self._start
+        if self._last_update is not None:
+            dt = now - self._last_update
+            # before the start time the clock runs unscaled: it counts down to the start
+            self._traj_time += dt * (self.speed_scaling if self._traj_time >= 0.0 else 1.0)
+        self._last_update = now
+        t = self._traj_time
         if t < 0.0:                       # a future start time: keep holding
             return
-        self._desired, self._desired_vel = interp.sample(t)
+        self._desired, velocity = interp.sample(t)
+        self._desired_vel = velocity * self.speed_scaling
         self._send(self._desired, self._desired_vel)
-        if t >= interp.duration:
-            # Settling phase: success once within tolerance, failure after goal_time.
-            if np.max(np.abs(self._measured() - self._desired)) <= self.goal_tolerance:
-                self.goal_reached = True
-                self._interp = None
-            elif t >= interp.duration + self.goal_time:
-                err = np.abs(self._measured() - self._desired)
-                worst = int(np.argmax(err))
-                self.error_message = (f"goal tolerance {self.goal_tolerance} not reached "
-                                      f"{self.goal_time} s after the end: {self.joint_names[worst]} "
-                                      f"off by {err[worst]:.4f}")
-                self._interp = None
+        self._judge(t, interp.duration)
+
+    def _judge(self, t: float, duration: float) -> None:
+        """JTC's checks after a step's command: path tolerance while moving, goal after."""
+        tol = self._tolerances
+        if t < duration:
+            if not tol.path.any():
+                return
+            err = np.abs(self._measured() - self._desired)
+            over = np.nonzero((tol.path > 0) & (err > tol.path))[0]
+            if over.size:
+                j = int(over[0])
+                self._abort(Outcome.PATH_TOLERANCE_VIOLATED,
+                            f"path tolerance violated: {self.joint_names[j]} {err[j]:.4f} from the "
+                            f"desired position (tolerance {tol.path[j]:g}) at t={t:.3f} s")
+            return
+        q, dq = self._measured_state()
+        err = np.abs(q - self._desired)
+        outside = (tol.goal > 0) & (err > tol.goal)
+        moving = np.abs(dq) > tol.stopped_velocity if tol.stopped_velocity > 0 else np.zeros(len(q), bool)
+        if not outside.any() and not moving.any():
+            self.outcome = Outcome.SUCCESSFUL
+            self._interp = None           # hold the last point
+        elif tol.goal_time > 0 and t > duration + tol.goal_time:
+            j = int(np.argmax(np.where(tol.goal > 0, err / np.where(tol.goal > 0, tol.goal, 1.0), 0.0)))
+            why = (f"{self.joint_names[j]} off by {err[j]:.4f} (tolerance {tol.goal[j]:g})" if outside.any()
+                   else f"{self.joint_names[int(np.argmax(np.abs(dq)))]} still moving at "
+                        f"{np.max(np.abs(dq)):.3f}/s")
+            self._abort(Outcome.GOAL_TOLERANCE_VIOLATED,
+                        f"goal tolerance not reached {tol.goal_time:g} s after the end: {why}")
+
+    def _abort(self, outcome: Outcome, message: str) -> None:
+        self.outcome = outcome
+        self.error_message = message
+        self._hold_measured()
+
+    def _hold_measured(self) -> None:
+        self._interp = None
+        self._desired = self._measured()
+        self._desired_vel = np.zeros(len(self.joint_names))
+        self._send(self._desired, self._desired_vel)
 
     # --- reporting ----------------------------------------------------------------
     @property
@@ -148,19 +248,27 @@ class JointTrajectoryController:
         the positions measured just before that command was applied."""
         return self._desired.tolist(), self._feedback.tolist()
 
+    def desired_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """The commanded positions and velocities of the last step."""
+        return self._desired.copy(), self._desired_vel.copy()
+
     def state(self) -> ControllerState:
         actual = self._measured()
         remaining = 0.0
         if self._interp is not None:
-            remaining = max(0.0, self._start + self._interp.duration - self.robot.world.time)
+            remaining = max(0.0, self._interp.duration - self._traj_time)
         return ControllerState(list(self.joint_names), self._desired.tolist(), actual.tolist(),
                                (self._desired - actual).tolist(), self.active, self.goal_reached,
-                               self.error_message, self.trajectory_id, remaining)
+                               self.error_message, self.trajectory_id, remaining, self.outcome,
+                               self.speed_scaling)
 
     # --- internals ----------------------------------------------------------------
     def _measured(self) -> np.ndarray:
+        return self._measured_state()[0]
+
+    def _measured_state(self) -> tuple[np.ndarray, np.ndarray]:
         states = p.getJointStates(self.robot.body_id, self._idx, physicsClientId=self.robot.world.client)
-        return np.array([s[0] for s in states])
+        return np.array([s[0] for s in states]), np.array([s[1] for s in states])
 
     def _send(self, positions, velocities) -> None:
         p.setJointMotorControlArray(self.robot.body_id, self._idx, p.POSITION_CONTROL,
@@ -179,7 +287,7 @@ class JointTrajectoryController:
             raise CommandRejected(f"missing joints {missing}; a trajectory must name all of {self.joint_names}")
         points = list(traj.points)
         if not points:
-            raise CommandRejected("trajectory has no points")
+            raise CommandRejected("Empty trajectory received.")
         order = [names.index(n) for n in self.joint_names]      # message order -> controller order
         n = len(names)
         with_vel = [len(pt.velocities) > 0 for pt in points]

@@ -129,13 +129,13 @@ def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
             counted[connection.topic] = counted.get(connection.topic, 0) + 1
             message = reader.deserialize(raw, connection.msgtype)      # every message decodes
             first.setdefault(connection.topic, message)
-    first = first["/panda/joint_trajectory_controller/controller_state"]
+    first = first["/panda/sim/arm_control_steps"]
     assert counted == written
-    assert set(written) >= {"/panda/joint_states", "/panda/joint_trajectory_controller/controller_state",
-                            "/panda/gripper_controller/controller_state", "/detections", "/tree_status",
+    assert set(written) >= {"/panda/joint_states", "/panda/sim/arm_control_steps",
+                            "/panda/sim/gripper_control_steps", "/detections", "/tree_status",
                             "/camera/image_raw"}
     # the bag recorder and the trace recorder are two subscribers, started and stopped a moment
     # apart: at the ends one may get a message the other did not (CI saw 2129 against 2130)
-    bagged, traced = written["/panda/joint_trajectory_controller/controller_state"], report["trace"]["received"]["arm"]
+    bagged, traced = written["/panda/sim/arm_control_steps"], report["trace"]["received"]["arm"]
     assert abs(bagged - traced) <= 2, (bagged, traced)
     assert len(first.reference.positions) == 7 and len(first.joint_names) == 7

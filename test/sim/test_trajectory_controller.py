@@ -8,6 +8,7 @@ import pytest
 
 from robot_tasks.sim import CommandRejected, JointTrajectory, TrajectoryPoint
 from robot_tasks.sim.trajectory import Interpolator
+from robot_tasks.sim.controller import Outcome, Tolerances
 
 pytestmark = pytest.mark.sim
 
@@ -67,7 +68,7 @@ def test_trajectory_in_any_joint_order_is_mapped_by_name(panda_world):
     (lambda n, p: (n, [TrajectoryPoint(GOAL, 2.0), TrajectoryPoint(GOAL, 1.0)]), "not after the previous point"),
     (lambda n, p: (n, [TrajectoryPoint(GOAL, -1.0)]), "not a finite non-negative"),
     (lambda n, p: (n, [TrajectoryPoint(GOAL[:6], 1.0)]), "6 positions for 7 joints"),
-    (lambda n, p: (n, []), "no points"),
+    (lambda n, p: (n, []), "Empty trajectory received"),
     (lambda n, p: (n, [TrajectoryPoint(GOAL, 1.0, [0.0] * 7), TrajectoryPoint(GOAL, 2.0)]),
      "velocities given for some points"),
 ])
@@ -124,13 +125,58 @@ def test_hold_after_the_last_point(panda_world):
 
 def test_unreachable_timing_ends_with_a_goal_tolerance_error(panda_world):
     arm = panda_world.robot("panda")
-    arm.controller.goal_time = 0.05
     far = [-2.5, 1.5, 2.5, -0.3, 2.5, 3.5, 2.5]
-    arm.controller.command(_traj(arm.arm_joint_names, (far, 0.02)))
+    arm.controller.command(_traj(arm.arm_joint_names, (far, 0.02)),
+                           tolerances=Tolerances.uniform(7, goal=0.01, goal_time=0.05))
     panda_world.step(60)
     state = arm.controller.state()
     assert not state.active and not state.goal_reached
+    assert state.outcome is Outcome.GOAL_TOLERANCE_VIOLATED
     assert "goal tolerance" in state.error_message
+    desired, velocity = arm.controller.desired_state()   # JTC holds where the arm was, not the goal
+    assert np.max(np.abs(desired - far)) > 0.5 and not velocity.any()
+
+
+def test_a_path_tolerance_violation_aborts_and_holds(panda_world):
+    """A trajectory too fast to follow drifts from its desired path: JTC aborts it
+    (PATH_TOLERANCE_VIOLATED) and holds the measured position instead of chasing the goal."""
+    arm = panda_world.robot("panda")
+    far = [-2.5, 1.5, 2.5, -0.3, 2.5, 3.5, 2.5]
+    arm.controller.command(_traj(arm.arm_joint_names, (far, 0.5)),
+                           tolerances=Tolerances.uniform(7, path=0.05))
+    panda_world.step(int(0.5 / panda_world.time_step))
+    state = arm.controller.state()
+    assert state.outcome is Outcome.PATH_TOLERANCE_VIOLATED and not state.active
+    assert "path tolerance" in state.error_message
+    assert np.max(np.abs(np.array(state.actual) - far)) > 0.5      # stopped far short
+
+
+def test_without_tolerances_the_same_trajectory_runs_on(panda_world):
+    arm = panda_world.robot("panda")
+    far = [-2.5, 1.5, 2.5, -0.3, 2.5, 3.5, 2.5]
+    arm.controller.command(_traj(arm.arm_joint_names, (far, 0.5)))
+    panda_world.step(int(0.4 / panda_world.time_step))
+    assert arm.controller.state().outcome is Outcome.EXECUTING
+
+
+def test_speed_scaling_stretches_the_trajectory_in_time(panda_world):
+    """JTC's scaling factor (the UR's speed slider): at 0.5 a 1 s trajectory takes 2 s."""
+    arm = panda_world.robot("panda")
+    arm.controller.speed_scaling = 0.5
+    arm.controller.command(_traj(arm.arm_joint_names, (GOAL, 1.0)))
+    panda_world.step(int(1.2 / panda_world.time_step))
+    state = arm.controller.state()
+    assert state.active and state.time_remaining == pytest.approx(0.4, abs=0.02)
+    assert np.max(np.abs(arm.positions(arm.arm_joint_names) - GOAL)) > 0.05
+    assert panda_world.step_until(lambda: arm.controller.state().goal_reached, timeout=1.5)
+
+
+def test_stop_ends_the_trajectory_as_stopped(panda_world):
+    arm = panda_world.robot("panda")
+    arm.controller.command(_traj(arm.arm_joint_names, (GOAL, 2.0)))
+    panda_world.step(30)
+    arm.controller.stop()
+    assert arm.controller.state().outcome is Outcome.STOPPED
 
 
 def test_interpolator_modes_hit_their_knots():

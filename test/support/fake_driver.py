@@ -1,13 +1,14 @@
-"""A fake robot driver that implements only the topic contract — no physics, no PyBullet.
+"""A fake Panda driver with a real driver's interfaces — no physics, no PyBullet.
 
-It stands in for the sim (or a real ros2_control robot) in the swap test, to show the
-servers need nothing but the contract (shared/ARCHITECTURE.md):
+It stands in for the sim (or a real ros2_control robot) in the swap tests, to show the
+servers need nothing but what a real driver offers (shared/ARCHITECTURE.md):
     publishes  joint_states (sensor_msgs/JointState, `rate` Hz, wall clock)
                robot_description (std_msgs/String, latched): the Panda URDF text
-    subscribes joint_trajectory_controller/joint_trajectory (trajectory_msgs/JointTrajectory):
-               followed by linear interpolation between points, perfect tracking;
-               no points = stop and hold (as joint_trajectory_controller)
-               gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort]):
+    serves     joint_trajectory_controller's follow_joint_trajectory action and
+               joint_trajectory topic, as ros2_controllers' JTC does (jtc_standin.py, written
+               from JTC's documentation and source; parameters `jtc_active`,
+               `jtc_path_tolerance`, `jtc_goal_tolerance`, `jtc_goal_time`, `max_joint_speed`)
+    subscribes gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort]):
                fingers move toward width/2 each at `finger_speed`; with
                `object_width` > 0 they stop there when closing (a grasped object)
 Faster than real time, like the sim at rtf 0: `clock_speedup` > 0 publishes /clock running
@@ -24,6 +25,7 @@ from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # repo root, for robot_tasks
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # test/support, for jtc_standin
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402  (imports no ROS)
 from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
@@ -37,7 +39,7 @@ from rclpy.time import Time  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import Float64MultiArray, String  # noqa: E402
-from trajectory_msgs.msg import JointTrajectory  # noqa: E402
+from jtc_standin import StandInJTC  # noqa: E402
 
 ARM = [f"panda_joint{i}" for i in range(1, 8)]
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
@@ -66,16 +68,18 @@ class FakeDriver(Node):
         self.delayed = deque()                   # (wall time due, apply function, message), in order
         self.wall0 = time.monotonic()
         self.clock_pub = self.create_publisher(Clock, "/clock", 10) if self.clock_speedup > 0 else None
-        self.q = np.array(HOME, dtype=float)
         self.fingers = 0.04                      # each finger's position (m)
         self.finger_target = 0.04
-        self.trajectory = None                   # (start wall time, times, positions)
-        self.trajectories_received = 0
+        self.jtc = StandInJTC(
+            self, ARM, HOME, self.driver_time,
+            active=bool(self.declare_parameter("jtc_active", True).value),
+            path_tolerance=float(self.declare_parameter("jtc_path_tolerance", 0.0).value),
+            goal_tolerance=float(self.declare_parameter("jtc_goal_tolerance", 0.0).value),
+            goal_time=float(self.declare_parameter("jtc_goal_time", 0.0).value),
+            max_speed=float(self.declare_parameter("max_joint_speed", float("inf")).value))
         self.joint_pub = self.create_publisher(JointState, "joint_states", 10)
         self.description_pub = self.create_publisher(String, "robot_description", LATCHED)
         self.description_pub.publish(String(data=panda_description()))
-        self.create_subscription(JointTrajectory, "joint_trajectory_controller/joint_trajectory",
-                                 lambda msg: self.later(self.on_trajectory, msg), 10)
         self.create_subscription(Float64MultiArray, "gripper_controller/commands",
                                  lambda msg: self.later(self.on_gripper, msg), 10)
         self.last_step = self.driver_time()
@@ -93,25 +97,6 @@ class FakeDriver(Node):
         else:
             apply(msg)
 
-    def on_trajectory(self, msg: JointTrajectory) -> None:
-        names = list(msg.joint_names)
-        if not msg.points:  # joint_trajectory_controller: an empty trajectory = stop, hold
-            self.trajectory = None
-            self.trajectories_received += 1
-            return
-        if sorted(names) != sorted(ARM):
-            self.get_logger().error(f"rejected trajectory: joints {names}, "
-                                    f"{len(msg.points)} points")
-            return
-        order = [names.index(n) for n in ARM]
-        times = [p.time_from_start.sec + p.time_from_start.nanosec * 1e-9 for p in msg.points]
-        positions = [np.asarray(p.positions, float)[order] for p in msg.points]
-        if times[0] > 0.0:  # start from the current command, as joint_trajectory_controller
-            times.insert(0, 0.0)
-            positions.insert(0, self.q.copy())
-        self.trajectory = (self.driver_time(), np.array(times), np.array(positions))
-        self.trajectories_received += 1
-
     def on_gripper(self, msg: Float64MultiArray) -> None:
         if len(msg.data) < 1 or not np.isfinite(msg.data[0]):
             self.get_logger().error(f"rejected gripper command {list(msg.data)}")
@@ -126,16 +111,7 @@ class FakeDriver(Node):
         if self.clock_pub is not None:
             self.clock_pub.publish(Clock(clock=Time(seconds=now).to_msg()))
         dt, self.last_step = now - self.last_step, now
-        if self.trajectory is not None:
-            start, times, positions = self.trajectory
-            t = now - start
-            if t >= times[-1]:
-                self.q = positions[-1].copy()
-                self.trajectory = None
-            else:
-                k = int(np.searchsorted(times, t, side="right")) - 1
-                s = (t - times[k]) / (times[k + 1] - times[k])
-                self.q = positions[k] + s * (positions[k + 1] - positions[k])
+        self.jtc.update(now, dt)
         step = self.finger_speed * dt
         target = self.finger_target
         if self.object_width > 0 and target < self.object_width / 2:
@@ -144,7 +120,7 @@ class FakeDriver(Node):
         msg = JointState()
         msg.header.stamp = Time(seconds=now).to_msg() if self.clock_pub else self.get_clock().now().to_msg()
         msg.name = ARM + FINGERS
-        msg.position = self.q.tolist() + [self.fingers, self.fingers]
+        msg.position = self.jtc.q.tolist() + [self.fingers, self.fingers]
         msg.velocity = [0.0] * (len(ARM) + 2)
         self.joint_pub.publish(msg)
 

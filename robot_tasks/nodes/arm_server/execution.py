@@ -1,14 +1,19 @@
 """The life of one arm goal, shared by MoveToPose and MoveToJoints.
 
-    validate -> wait for state -> plan (worker thread) -> send ONE trajectory ->
-    watch measured joints until within tolerance after the trajectory's end
+    validate -> wait for state -> plan (worker thread) -> send ONE trajectory as a
+    FollowJointTrajectory goal -> the controller's result -> our own tolerance check on
+    the measured joints
 
-Exits (codes from MotionFailure/ErrorCode): SUCCESS; CANCELLED (the cancel callback
-already sent a hold); PREEMPTED (a newer goal owns the arm and sends its own
-trajectory); TIMEOUT / TOLERANCE_NOT_MET / CONTROLLER_FAILED / NO_JOINT_STATES (the arm
-is told to hold where it is); INVALID_* / UNREACHABLE / PLANNING_FAILED (nothing was
-sent). Any unexpected exception becomes INTERNAL_ERROR with the traceback in the log:
-a goal never takes the server down.
+Exits (codes from MotionFailure/ErrorCode): SUCCESS (the controller SUCCEEDED and the
+measured pose is within this goal's tolerance); CANCELLED (the cancel callback already
+cancelled the controller's goal); PREEMPTED (a newer goal owns the arm and sends its own
+trajectory); CONTROLLER_FAILED (the controller refused the goal -- inactive, or a rule
+of its broken -- or aborted it: its code, e.g. PATH_TOLERANCE_VIOLATED, is in the
+message); TOLERANCE_NOT_MET (the controller's GOAL_TOLERANCE_VIOLATED, or its success
+while the measured pose stays outside ours); TIMEOUT / NO_JOINT_STATES (the controller's
+goal is cancelled: the arm holds where it is); INVALID_* / UNREACHABLE / PLANNING_FAILED
+(nothing was sent). Any unexpected exception becomes INTERNAL_ERROR with the traceback in
+the log: a goal never takes the server down.
 
 Times: the goal timeout and the trajectory's duration run on the node clock (sim time
 with use_sim_time, so the server works at any sim speed); liveness checks (joint_states
@@ -21,13 +26,11 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.joint_state_cache import PollGaps
-from robot_tasks.ros.response_grace import ResponseGrace
 from robot_tasks.ros.async_tools import sleep, wait_for_worker
 
 POLL_S = 0.01   # wall seconds between checks of the measured state
@@ -98,7 +101,7 @@ class GoalExecution:
 
     def _hold_if_moving(self):
         if (self.slot.trajectory_sent or self.slot.inherited_motion) and not self.slot.preempted:
-            self.server.send_hold()
+            self.server.stop_motion()
 
     async def _run(self):
         server, cfg = self.server, self.server.cfg
@@ -121,12 +124,12 @@ class GoalExecution:
         if stop:
             raise MotionFailure(*stop)
 
-        server.send_trajectory(trajectory, self.slot)
-        t_start, grace = _clock_seconds(server), ResponseGrace(cfg.response_wall_grace)
+        motion = server.send_trajectory(trajectory, self.slot)
+        if motion is None:
+            raise MotionFailure(ErrorCode.PREEMPTED, "preempted by a newer goal")
+        t_start = _clock_seconds(server)
         deadline = t_start + self.request.timeout
-        end = t_start + trajectory.duration
-        goal_q = kind.goal_q(trajectory)
-        planned_travel = float(np.max(np.abs(goal_q - q0)))
+        settled_by = None          # node-clock time our tolerance must hold by, once the controller succeeded
         next_feedback = 0.0
         polls = PollGaps()
         while True:
@@ -136,31 +139,42 @@ class GoalExecution:
             q = model.joints(server.joint_cache, polls.max_age(cfg.joint_state_timeout))
             self.progress = kind.progress(q, self.request)
             now = _clock_seconds(server)
-            settling = now >= end
-            if settling and self.progress.within_tolerance:
-                return self._finish(ErrorCode.SUCCESS, self._success_text(now - t_start))
+            if motion.refused:
+                raise MotionFailure(ErrorCode.CONTROLLER_FAILED, self._refusal_text())
+            outcome = motion.outcome()
+            if outcome is not None:
+                status, code, text = outcome
+                if status != "SUCCEEDED":
+                    raise self._controller_failure(status, code, text)
+                if self.progress.within_tolerance:
+                    return self._finish(ErrorCode.SUCCESS, self._success_text(now - t_start))
+                if settled_by is None:
+                    settled_by = now + cfg.settle_timeout
+                elif now >= settled_by:
+                    raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,
+                                        f"the controller reached its goal {cfg.settle_timeout:g} s ago, "
+                                        f"but {self._error_text()}")
             if now >= deadline:
                 raise MotionFailure(ErrorCode.TIMEOUT, f"not within tolerance after "
                                     f"{self.request.timeout:g} s ({self._error_text()})")
-            # both clocks must agree that the arm had its time (robot_tasks/ros/response_grace.py)
-            if settling and now >= end + cfg.settle_timeout and grace.over():
-                moved = float(np.max(np.abs(q - q0)))
-                if planned_travel > 0.02 and moved < 0.1 * planned_travel:
-                    raise MotionFailure(ErrorCode.CONTROLLER_FAILED,
-                                        f"the arm moved {moved:.4f} of {planned_travel:.4f} rad in "
-                                        f"{now - t_start:.2f} s ({grace.elapsed():.2f} wall s) since the "
-                                        f"trajectory was sent (is the controller on "
-                                        f"'{cfg.controller_topic}'?)")
-                raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,
-                                    f"trajectory ended {cfg.settle_timeout:g} s ago, "
-                                    f"{self._error_text()}")
             wall = time.monotonic()
             if wall >= next_feedback:
                 next_feedback = wall + 1.0 / cfg.feedback_rate
-                self.handle.publish_feedback(
-                    kind.feedback(self.progress, self.request, "settling" if settling
-                                  else "executing"))
+                phase = "settling" if outcome is not None else "executing"
+                self.handle.publish_feedback(kind.feedback(self.progress, self.request, phase))
             await sleep(server, POLL_S)
+
+    def _refusal_text(self) -> str:
+        return (f"the trajectory controller refused the goal on '{self.server.controller.action_name}': "
+                f"it is inactive (another controller owns the arm) or the trajectory broke one of its "
+                f"rules (its log says which)")
+
+    def _controller_failure(self, status: str, code: str, text: str) -> MotionFailure:
+        said = f"the trajectory controller ended the motion {status} {code}: {text or '(no text)'}; " \
+               f"{self._error_text()}"
+        if code == "GOAL_TOLERANCE_VIOLATED":
+            return MotionFailure(ErrorCode.TOLERANCE_NOT_MET, said)
+        return MotionFailure(ErrorCode.CONTROLLER_FAILED, said)
 
     def kind_for(self, model):
         return model.pose_kind if self.slot.kind_name == "move_to_pose" else model.joint_kind
@@ -212,12 +226,10 @@ class GoalExecution:
                                                    f"'{self.server.joint_states_topic}')")
 
     async def _wait_for_controller(self):
-        # A trajectory published before DDS matched the controller's subscription is
-        # lost without a trace (seen at startup under load), so wait for the match.
         server = self.server
-        await self._wait_for(lambda: True if server.trajectory_pub.get_subscription_count() > 0 else None,
-                             lambda: f"no controller subscribed to '{server.trajectory_pub.topic_name}' "
-                                     f"within {server.cfg.startup_wait:g} s",
+        await self._wait_for(lambda: True if server.controller.ready() else None,
+                             lambda: f"no trajectory controller serves '{server.controller.action_name}' "
+                                     f"(control_msgs/FollowJointTrajectory) within {server.cfg.startup_wait:g} s",
                              code=ErrorCode.CONTROLLER_FAILED)
 
     async def _wait_for_clock(self):

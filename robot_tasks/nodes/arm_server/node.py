@@ -10,13 +10,15 @@ relative to the node's namespace:
          planning-scene update; the static boxes of the obstacle_* parameters always stay.
          A bad set (NaN pose, non-positive size, unknown frame, repeated name) is refused
          whole with a logged reason naming the object, and the previous set stays.
-    out: <controller_topic> (trajectory_msgs/JointTrajectory, one whole trajectory per goal;
-         default joint_trajectory_controller/joint_trajectory, remappable)
+    out: <controller_action> (control_msgs/FollowJointTrajectory, one whole trajectory per
+         goal; default joint_trajectory_controller/follow_joint_trajectory, the action of
+         ros2_control's joint_trajectory_controller; see controller_client.py)
     actions: move_to_pose (MoveToPose), move_to_joints (MoveToJoints)
 
 One goal owns the arm at a time: a new goal (of either action) preempts the running one,
-which ends PREEMPTED. Cancel publishes a stop ("hold where you are", see send_hold)
-trajectory from inside the cancel callback, so the stop does not wait for the goal loop.
+which ends PREEMPTED. A cancel cancels the controller's goal from inside the cancel
+callback (the controller holds the measured position), so the stop does not wait for the
+goal loop; a timeout or a failure stops the arm the same way.
 Kinematics come from robot_description (Pinocchio), never from the simulator.
 """
 from __future__ import annotations
@@ -29,13 +31,13 @@ from rclpy.node import Node
 from rclpy.qos import (qos_profile_sensor_data)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from trajectory_msgs.msg import JointTrajectory
 
 from robot_tasks.control import ArmKinematics, CollisionChecker
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.motion_errors import MotionFailure
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.control.planning_scene import runtime_boxes
+from robot_tasks.nodes.arm_server.controller_client import TrajectoryControllerClient
 from robot_tasks.nodes.arm_server.conversions import obstacle_entries, trajectory_msg
 from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
 from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
@@ -114,7 +116,7 @@ class ArmServer(Node):
         self.obstacles_topic = "planning_obstacles"
         self.create_subscription(ObjectStateArray, self.obstacles_topic,
                                  self._on_planning_obstacles, LATCHED)
-        self.trajectory_pub = self.create_publisher(JointTrajectory, self.cfg.controller_topic, 10)
+        self.controller = TrajectoryControllerClient(self, self.cfg.controller_action)
         for name, action in (("move_to_pose", MoveToPose), ("move_to_joints", MoveToJoints)):
             ActionServer(self, action, name,
                          execute_callback=self._make_execute(name),
@@ -124,7 +126,7 @@ class ArmServer(Node):
         self.get_logger().info(
             f"arm_server for '{self.cfg.robot}': joints {self.cfg.joint_names}, tip "
             f"'{self.cfg.tip_frame}' in '{self.cfg.base_frame}', trajectories to "
-            f"'{self.trajectory_pub.topic_name}', use_sim_time={self.use_sim_time}")
+            f"'{self.controller.action_name}', use_sim_time={self.use_sim_time}")
 
     # ------------------------------------------------------------ inputs
     def _on_description(self, msg: String) -> None:
@@ -162,35 +164,17 @@ class ArmServer(Node):
                                f"static: {', '.join(static) or 'none'}")
 
     # ------------------------------------------------------------ outputs
-    def send_trajectory(self, trajectory, slot: GoalSlot) -> None:
-        if slot is not self._active:  # a newer goal owns the arm now
-            return
-        self.trajectory_pub.publish(trajectory_msg(trajectory))
+    def send_trajectory(self, trajectory, slot: GoalSlot):
+        """Send the goal's trajectory to the controller; None if a newer goal owns the arm."""
+        if slot is not self._active:
+            return None
+        motion = self.controller.send(trajectory_msg(trajectory))
         slot.trajectory_sent = True
+        return motion
 
-    def send_hold(self) -> None:
-        """Stop the arm where it is.
-
-        stop_mode "empty" (default) sends a trajectory with no points, which
-        joint_trajectory_controller and the sim read as "stop and hold the current
-        position"; "hold_point" sends one point at the measured joints (time_from_start
-        = stop_time), for controllers that reject empty trajectories.
-        """
-        model = self.model
-        if model is None:
-            return
-        if self.cfg.stop_mode == "empty":
-            msg = JointTrajectory()
-            msg.joint_names = list(model.kin.joint_names)
-            self.trajectory_pub.publish(msg)
-            return
-        try:
-            q = model.joints(self.joint_cache, float("inf"))
-        except MotionFailure:  # nothing measured yet: nothing to hold
-            return
-        hold = model.planner.hold(q)
-        hold.time_from_start = [self.cfg.stop_time]
-        self.trajectory_pub.publish(trajectory_msg(hold))
+    def stop_motion(self) -> None:
+        """Stop the arm where it is: cancel the controller's running goal."""
+        self.controller.stop()
 
     # ------------------------------------------------------------ goal handling
     def _accepted(self, name: str):
@@ -216,7 +200,7 @@ class ArmServer(Node):
     def _on_cancel(self, handle) -> CancelResponse:
         slot = self._slots.get(bytes(handle.goal_id.uuid))
         if slot is not None and slot is self._active and not slot.finished:
-            self.send_hold()  # stop now; the goal loop reports CANCELLED on its next check
+            self.stop_motion()  # stop now; the goal loop reports CANCELLED on its next check
         return CancelResponse.ACCEPT
 
     def goal_finished(self, slot: GoalSlot) -> None:

@@ -16,7 +16,7 @@ from robot_tasks.control.motion_pipeline import PlannerSettings
 from robot_tasks.control.robot_defaults import obstacles_in_base, pose_from_list, robot_defaults
 from robot_tasks.ros.parameters import declare
 
-DEFAULT_CONTROLLER_TOPIC = "joint_trajectory_controller/joint_trajectory"
+DEFAULT_CONTROLLER_ACTION = "joint_trajectory_controller/follow_joint_trajectory"
 
 
 @dataclass
@@ -31,14 +31,11 @@ class ArmServerConfig:
     collision_padding: float
     defaults: MotionDefaults
     planner: PlannerSettings
-    controller_topic: str
-    settle_timeout: float      # s (node clock) after the trajectory's end to reach tolerance
-    response_wall_grace: float # wall s after the send before the arm's response is judged
+    controller_action: str     # the joint_trajectory_controller's FollowJointTrajectory action
+    settle_timeout: float      # s (node clock) after the controller's success to reach our tolerance
     joint_state_timeout: float # wall s: older joint_states count as missing
     startup_wait: float        # wall s a goal waits for the first joint_states/description
     feedback_rate: float       # Hz
-    stop_mode: str             # "empty" (no-point trajectory) | "hold_point"
-    stop_time: float           # s: time_from_start of the hold point (stop_mode hold_point)
 
 
 def declare_arm_parameters(node) -> ArmServerConfig:
@@ -89,17 +86,12 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         obstacles=obstacles, package_dirs=package_dirs,
         collision_padding=declare(node, "collision_padding", 0.01, "m", minimum=0.0),
         defaults=defaults, planner=planner,
-        controller_topic=declare(node, "controller_topic", DEFAULT_CONTROLLER_TOPIC,
-                                 "where whole JointTrajectory messages go", allow_empty=False),
-        settle_timeout=positive("settle_timeout", 2.0, "s"),
-        response_wall_grace=positive(
-            "response_wall_grace", 1.0,
-            "wall s after sending a trajectory before TOLERANCE_NOT_MET / CONTROLLER_FAILED may be "
-            "judged (faster than real time, sim seconds pass while the trajectory and the "
-            "joint_states that show it are in transit)"),
+        controller_action=declare(node, "controller_action", DEFAULT_CONTROLLER_ACTION,
+                                  "the joint_trajectory_controller's control_msgs/FollowJointTrajectory "
+                                  "action", allow_empty=False),
+        settle_timeout=positive("settle_timeout", 2.0,
+                                "s after the controller reports success for the measured pose to "
+                                "come within this server's tolerance"),
         joint_state_timeout=positive("joint_state_timeout", 1.0, "wall s"),
         startup_wait=positive("startup_wait", 5.0, "wall s"),
-        feedback_rate=positive("feedback_rate", 10.0, "Hz"),
-        stop_mode=declare(node, "stop_mode", "empty", "how a goal is stopped",
-                          choices=("empty", "hold_point")),
-        stop_time=declare(node, "stop_time", 0.0, "s: time_from_start of the hold point", minimum=0.0))
+        feedback_rate=positive("feedback_rate", 10.0, "Hz"))

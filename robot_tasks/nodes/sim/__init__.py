@@ -4,13 +4,27 @@ Per robot, under its namespace `<ns>` (parameter `namespaces.<robot>`, default t
 robot's name: `panda`; `panda_1`, `panda_2` in franka_pyramid; `ur10`):
   pub  <ns>/joint_states                                   sensor_msgs/JointState
   pub  <ns>/robot_description            (transient_local) std_msgs/String (URDF)
+  action <ns>/joint_trajectory_controller/follow_joint_trajectory  control_msgs/FollowJointTrajectory
   sub  <ns>/joint_trajectory_controller/joint_trajectory   trajectory_msgs/JointTrajectory
-  sub  <ns>/gripper_controller/commands  (Panda)           std_msgs/Float64MultiArray [width, max_effort(, 1 = force hold)]
-  sub  <ns>/suction/command              (UR10)            std_msgs/Bool
-  pub  <ns>/suction/attached             (UR10, transient_local) std_msgs/Bool
-With `controller_state: true`, once per control step (the command and the measurement just before it):
-  pub  <ns>/joint_trajectory_controller/controller_state   robot_tasks_interfaces/JointControllerState
-  pub  <ns>/gripper_controller/controller_state  (Panda)   robot_tasks_interfaces/JointControllerState
+  sub  <ns>/joint_trajectory_controller/speed_scaling_input (transient_local) control_msgs/SpeedScalingFactor
+  pub  <ns>/joint_trajectory_controller/controller_state   control_msgs/JointTrajectoryControllerState
+       (ros2_control's joint_trajectory_controller and its rules: trajectory_controller_io.py)
+The Panda's hand, as franka_gripper serves it (franka_gripper_io.py; franka_ros2 jazzy):
+  act  <ns>/franka_gripper/homing                          franka_msgs/action/Homing
+  act  <ns>/franka_gripper/move                            franka_msgs/action/Move (width, speed)
+  act  <ns>/franka_gripper/grasp                           franka_msgs/action/Grasp (success only within the epsilons)
+  act  <ns>/franka_gripper/gripper_action                  control_msgs/action/GripperCommand (width = 2 x position)
+  srv  <ns>/franka_gripper/stop                            std_srvs/srv/Trigger
+  pub  <ns>/franka_gripper/joint_states                    sensor_msgs/JointState (each finger: width / 2)
+The UR10's IO controller (ur_io.py; Universal_Robots_ROS2_Driver kilted), with the suction
+cup and the belt on its pins (parameters vacuum_output_pin 16, vacuum_sensor_pin 16,
+conveyor_output_pin 0):
+  srv  <ns>/io_and_status_controller/set_io                ur_msgs/srv/SetIO (digital outputs: vacuum, belt)
+  pub  <ns>/io_and_status_controller/io_states             ur_msgs/msg/IOStates (vacuum switch: attached)
+With `controller_state: true`, once per control step (the command and the measurement just before
+it; a sim-only record for demonstration datasets):
+  pub  <ns>/sim/arm_control_steps                          robot_tasks_interfaces/JointControllerState
+  pub  <ns>/sim/gripper_control_steps  (Panda)             robot_tasks_interfaces/JointControllerState
 An arm with compliant controllers (franka_press; controller_io.py, like controller_manager):
   srv  <ns>/controller_manager/switch_controller           robot_tasks_interfaces/SwitchController
   srv  <ns>/controller_manager/list_controllers            robot_tasks_interfaces/ListControllers
@@ -26,9 +40,9 @@ Scene-wide (relative to the node's namespace, except /clock):
   pub  object_markers                                      visualization_msgs/MarkerArray
   srv  reset_scene                                         robot_tasks_interfaces/ResetScene
   srv  perturb_object                                      robot_tasks_interfaces/PerturbObject
-  srv  conveyor/run           (scenes with a conveyor)     std_srvs/SetBool: true runs the belt, false pauses it
 Sim time stamps everything; /clock never goes backwards, not even across reset_scene.
 Parameters: see params.py.  Modules: node.py (SimNode), loop.py (stepping thread and
-executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, scene_io.py,
-perturb.py, controller_io.py, convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
+executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, franka_gripper_io.py,
+ur_io.py, scene_io.py,
+perturb.py, trajectory_controller_io.py, controller_io.py, convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
 """

@@ -152,6 +152,8 @@ class SteppingLoop:
             for robot in node.robots:
                 robot.publish_controller_state(step_time)
         t = node.ros_time()
+        for robot in node.robots:             # a trajectory goal ends in the step its trajectory did
+            robot.trajectory_controller.poll(t)
         if t >= self._next_due:               # most steps stop here: nothing to publish
             self._publish_due(t)
 

@@ -4,16 +4,15 @@ Under the robot's namespace `<ns>` (see params.robot_namespace):
 
 * publishes `<ns>/joint_states` (sensor_msgs/JointState, every movable joint incl. fingers)
   and `<ns>/robot_description` (std_msgs/String, transient_local: late joiners get it);
-* subscribes `<ns>/joint_trajectory_controller/joint_trajectory`
-  (trajectory_msgs/JointTrajectory: a whole trajectory; header.stamp = start time in
-  sim time, zero = now; no points = stop and hold, as joint_trajectory_controller does);
+* the arm's joint_trajectory_controller: its follow_joint_trajectory action, joint_trajectory
+  topic, speed_scaling_input and controller_state, with JTC's rules (trajectory_controller_io.py);
 * Panda fingers: subscribes `<ns>/gripper_controller/commands`
   (std_msgs/Float64MultiArray `[width]`, `[width, max_effort]` or `[width, max_effort, 1]`,
   metres / newtons; the third number 1 = force hold: once an object stops the fingers they
   push with max_effort, see robot_tasks.sim.grippers);
 * with the sim's `controller_state` parameter on: publishes, once per control step,
-  `<ns>/joint_trajectory_controller/controller_state` and (Panda fingers)
-  `<ns>/gripper_controller/controller_state` (robot_tasks_interfaces/JointControllerState:
+  `<ns>/sim/arm_control_steps` and (Panda fingers) `<ns>/sim/gripper_control_steps`, a
+  sim-only record for datasets (robot_tasks_interfaces/JointControllerState:
   the command applied in that step and the positions measured just before it; both
   messages of a step carry the same stamp, the step's time);
 * suction cup: subscribes `<ns>/suction/command` (std_msgs/Bool on/off) and publishes
@@ -29,22 +28,21 @@ the only thread that touches the World.
 """
 from __future__ import annotations
 
+import numpy as np
 import pybullet as p
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Bool, Float64MultiArray, String
-from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
 
 from robot_tasks_interfaces.msg import JointControllerState
 
 from robot_tasks.nodes.sim.controller_io import ControllerIO
-from robot_tasks.nodes.sim.convert import stamp_seconds, trajectory_from_msg
+from robot_tasks.nodes.sim.trajectory_controller_io import TrajectoryControllerIO
 from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_FORCE_HOLD, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.sim.errors import CommandRejected
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
 
-TRAJECTORY_TOPIC = "joint_trajectory_controller/joint_trajectory"
 GRIPPER_TOPIC = "gripper_controller/commands"
 SUCTION_COMMAND_TOPIC = "suction/command"
 SUCTION_ATTACHED_TOPIC = "suction/attached"
@@ -72,7 +70,7 @@ class RobotIO:
         self._js_pub = node.create_publisher(JointState, self.topic("joint_states"), 10)
         self._desc_pub = node.create_publisher(String, self.topic("robot_description"), LATCHED)
         self._desc_pub.publish(String(data=self.robot.robot_description))
-        self._subscribe(JointTrajectoryMsg, TRAJECTORY_TOPIC, self._apply_trajectory)
+        self.trajectory_controller = TrajectoryControllerIO(node, self)
         self._attached_pub = None
         self._attached: bool | None = None
         if isinstance(self.robot.gripper, ParallelGripper):
@@ -106,6 +104,7 @@ class RobotIO:
         self._attached = None
         if self._attached_pub is not None:
             self.poll_gripper()
+        self.trajectory_controller.abort_running("the scene was reset")
 
     # --- state out ------------------------------------------------------------------
     def _bind_recording(self) -> None:
@@ -119,6 +118,7 @@ class RobotIO:
         self._read_args = (robot.body_id, robot.indices(robot.joint_names))
         self._client = robot.world.client
         self._arm_slots = [robot.joint_names.index(n) for n in robot.arm_joint_names]
+        self._arm_indices = robot.indices(robot.controller.joint_names)
 
     def publish_joint_states(self, ros_seconds: float) -> None:
         """Every movable joint, in URDF order: position, velocity, effort (motor force/torque)."""
@@ -128,10 +128,18 @@ class RobotIO:
         if torque_loop is not None:   # PyBullet reports no effort for TORQUE_CONTROL joints
             for slot, tau in zip(self._arm_slots, torque_loop.motors.applied):
                 effort[slot] = float(tau)
-        self._js_pub.publish(self._js_wire.serialize(
-            ros_seconds, [s[0] for s in states], [s[1] for s in states], effort))
+        positions, velocities = [s[0] for s in states], [s[1] for s in states]
+        self._js_pub.publish(self._js_wire.serialize(ros_seconds, positions, velocities, effort))
+        arm = self._arm_slots
+        self.trajectory_controller.publish_state(
+            ros_seconds, np.array([positions[i] for i in arm]), np.array([velocities[i] for i in arm]))
         if self.controllers is not None:
             self.controllers.publish(ros_seconds)
+
+    def robot_arm_state(self):
+        """Measured (positions, velocities) of the arm joints, in the controller's order."""
+        states = p.getJointStates(self.robot.body_id, self._arm_indices, physicsClientId=self._client)
+        return np.array([s[0] for s in states]), np.array([s[1] for s in states])
 
     def publish_controller_state(self, step_seconds: float) -> None:
         """The last control step's command and the measurement just before it (stamp: the
@@ -159,22 +167,6 @@ class RobotIO:
     # --- commands in ----------------------------------------------------------------
     def reject(self, what: str, topic: str, reason: str) -> None:
         self._log.warning(f"{self.name}: rejected {what} on '{self.topic(topic)}': {reason}")
-
-    def _apply_trajectory(self, msg: JointTrajectoryMsg) -> None:
-        controller = self.robot.controller
-        if not msg.points:
-            controller.stop()
-            self._log.info(f"{self.name}: empty trajectory -> stop and hold")
-            return
-        stamp = stamp_seconds(msg.header.stamp)
-        start = None if stamp == 0.0 else self._world_time_of(stamp)
-        try:
-            traj_id = controller.command(trajectory_from_msg(msg), start_time=start)
-        except CommandRejected as err:
-            self.reject("trajectory", TRAJECTORY_TOPIC, err.reason)
-            return
-        self._log.info(f"{self.name}: trajectory {traj_id} accepted ({len(msg.points)} points, "
-                       f"{stamp_seconds(msg.points[-1].time_from_start):.2f} s)")
 
     def _apply_gripper(self, msg: Float64MultiArray) -> None:
         data = list(msg.data)

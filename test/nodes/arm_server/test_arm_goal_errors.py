@@ -24,12 +24,19 @@ def servers(launcher, probe):
     launcher.start_module("robot_tasks.nodes.arm_server", "arm_server",
                           params={"robot": "panda", "startup_wait": 0.5},
                           remaps={"__ns": "/lonely"})
-    # joint_states arrive, but trajectories go to a topic nobody follows
+    # joint_states arrive, but no trajectory controller serves the action it is given
     launcher.start_module("robot_tasks.nodes.arm_server", "arm_server",
                           params={"robot": "panda", "settle_timeout": 0.3,
-                                  "controller_topic": "/nobody/listens"},
+                                  "controller_action": "/nobody/listens"},
                           remaps={"__ns": "/deaf", "joint_states": "/joint_states",
                                   "robot_description": "/robot_description"})
+    # stand-in JTCs (test/support/jtc_standin.py) that refuse, or end a goal with their code
+    for ns, params in (("/inactive", {"jtc_active": False}),
+                       ("/slow", {"max_joint_speed": 0.2, "jtc_path_tolerance": 0.05}),
+                       ("/stuck", {"max_joint_speed": 0.3, "jtc_goal_tolerance": 0.01, "jtc_goal_time": 0.3})):
+        launcher.start_script(FAKE_DRIVER, "fake_driver", params=params, remaps={"__ns": ns})
+        launcher.start_module("robot_tasks.nodes.arm_server", "arm_server", params={"robot": "panda"},
+                              remaps={"__ns": ns})
     move = ActionHelper(probe, MoveToPose, "move_to_pose")
     joints = ActionHelper(probe, MoveToJoints, "move_to_joints")
     lonely = ActionHelper(probe, MoveToPose, "/lonely/move_to_pose")
@@ -92,6 +99,21 @@ def test_timeout_holds_the_arm(servers):
     result, _, _ = servers[1].run(goal, 30.0)
     assert result.error_code == MoveToJoints.Result.TIMEOUT, result.message
     assert 0.0 < result.positions[0] < 1.0, "the arm should have stopped part way"
+
+
+@pytest.mark.parametrize("ns, code, words", [
+    ("/inactive", MoveToJoints.Result.CONTROLLER_FAILED, "refused the goal"),
+    ("/slow", MoveToJoints.Result.CONTROLLER_FAILED, "ABORTED PATH_TOLERANCE_VIOLATED"),
+    ("/stuck", MoveToJoints.Result.TOLERANCE_NOT_MET, "ABORTED GOAL_TOLERANCE_VIOLATED"),
+])
+def test_the_controllers_refusal_and_codes_reach_the_caller(servers, probe, ns, code, words):
+    """A JTC refuses goals while inactive, and ends a goal with its own code when the arm
+    leaves the path tolerance or misses the goal tolerance: the caller reads which."""
+    helper = ActionHelper(probe, MoveToJoints, f"{ns}/move_to_joints")
+    helper.wait_ready(30.0)
+    result, _, _ = helper.run(joints_goal(PANDA_ARM, [0.6] + HOME[1:], velocity_scaling=1.0), 30.0)
+    assert result.error_code == code, result.message
+    assert words in result.message
 
 
 def test_controller_that_does_not_follow(servers):

@@ -1,21 +1,24 @@
-"""The sim node's controller interfaces over real DDS, franka_press scene, real physics:
-list/switch services, a compliant controller's command topic (good and bad commands), the
-F/T and controller-state topics, joint_states efforts under torque control, and the
-trajectory controller rejecting trajectories while a compliant controller drives the arm."""
+"""The sim node's compliant controllers over real DDS, franka_press scene, real physics:
+list_controllers (controller_manager_msgs), a switch to "osc", the osc commanded like FZI's
+cartesian_compliance_controller (target_frame, target_wrench, stiffness parameters), its
+current_pose feedback, the Franka's external wrench topic, joint_states efforts under torque
+control, bad targets dropped, and the trajectory controller ignoring trajectories meanwhile."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
+from controller_manager_msgs.srv import ListControllers, SwitchController
 from geometry_msgs.msg import PoseStamped, WrenchStamped
+from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+from rcl_interfaces.srv import GetParameters, SetParameters
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
 
+from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks.control.compliance.compliant_move import to_frame
 from robot_tasks.sim.scenes.franka_press import wall_frame
-from robot_tasks_interfaces.msg import CompliantControllerState
-from robot_tasks_interfaces.srv import ListControllers, SwitchController
 from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(180)]
@@ -23,103 +26,142 @@ pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(180)]
 SIM_PARAMS = {"scene": "franka_press", "real_time_factor": 1.0, "camera_rate": 0.0, "object_rate": 0.0}
 NS = "/panda"
 SWITCH, LIST = f"{NS}/controller_manager/switch_controller", f"{NS}/controller_manager/list_controllers"
+JTC = "joint_trajectory_controller"
+COMPLIANCE = "cartesian_compliance_controller/CartesianComplianceController"
+BEST_EFFORT_1 = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 WALL = wall_frame()
 
 
-@pytest.fixture(scope="module")
-def state(probe):
-    rec = Recorder(probe, CompliantControllerState, f"{NS}/controller_state")
-    rec.latest(timeout=30.0)
-    return rec
+def switch(probe, activate, deactivate=(), strictness=SwitchController.Request.STRICT):
+    return call_service(probe, SwitchController, SWITCH, SwitchController.Request(
+        activate_controllers=list(activate), deactivate_controllers=list(deactivate), strictness=strictness))
 
 
-def switch(probe, activate, deactivate=()):
-    return call_service(probe, SwitchController, SWITCH,
-                        SwitchController.Request(activate=list(activate), deactivate=list(deactivate)))
+def listing(probe) -> dict:
+    response = call_service(probe, ListControllers, LIST, ListControllers.Request())
+    return {c.name: c for c in response.controller}
 
 
-def tip_in_wall(msg) -> np.ndarray:
-    p = msg.tip.position
+def in_wall(msg) -> np.ndarray:
+    p = msg.pose.position
     return to_frame(WALL, (p.x, p.y, p.z))
 
 
-def osc_command(position_in_wall) -> Float64MultiArray:
-    """The osc layout (pose_abs, fixed gains) preceded by the wall frame as task frame."""
-    return Float64MultiArray(data=[*WALL.position, *WALL.quaternion, *position_in_wall, 0.0, 0.0, 0.0, 1.0])
+def target(position_in_wall, frame_id="panda_link0") -> PoseStamped:
+    msg = PoseStamped()
+    msg.header.frame_id = frame_id
+    x, y, z = WALL.position + WALL.rotation @ np.asarray(position_in_wall, float)
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = float(x), float(y), float(z)
+    o = msg.pose.orientation
+    o.x, o.y, o.z, o.w = (float(v) for v in WALL.quaternion)
+    return msg
 
 
-def test_list_controllers_names_the_layouts_and_the_running_one(probe, state):
-    listing = call_service(probe, ListControllers, LIST, ListControllers.Request())
-    assert list(listing.names) == ["joint_trajectory", "joint_impedance", "osc", "hybrid_press"]
-    assert list(listing.active) == [True, False, False, False]
-    layouts = dict(zip(listing.names, listing.command_layout))
-    assert layouts == {"joint_trajectory": "", "joint_impedance": "joint_positions", "osc": "pose_abs",
-                       "hybrid_press": "pose_abs,wrench_abs,stiffness"}
-    assert state.latest().active == "joint_trajectory"
+def test_list_controllers_shows_the_bringup_with_types_and_claimed_interfaces(probe):
+    controllers = listing(probe)
+    assert list(controllers) == ["joint_state_broadcaster", "franka_robot_state_broadcaster", JTC,
+                                 "joint_impedance", "osc", "hybrid_press"]
+    jtc = controllers[JTC]
+    assert jtc.state == "active" and jtc.type == "joint_trajectory_controller/JointTrajectoryController"
+    assert list(jtc.claimed_interfaces) == [f"panda_joint{i}/effort" for i in range(1, 8)]
+    for name in ("osc", "hybrid_press"):
+        c = controllers[name]
+        assert (c.state, c.type, list(c.claimed_interfaces)) == ("inactive", COMPLIANCE, [])
+        assert list(c.required_command_interfaces) == list(jtc.claimed_interfaces)
+    assert controllers["joint_impedance"].type == "robot_tasks/JointImpedanceController"
+    assert controllers["franka_robot_state_broadcaster"].state == "active"
+    assert jtc.update_rate == 720
 
 
-@pytest.mark.parametrize("activate, deactivate, words", [
-    (["teleport"], [], "unknown controller"),
-    (["osc", "hybrid_press"], [], "cannot activate"),
-    (["osc"], ["hybrid_press"], "'joint_trajectory' is the running controller"),
-    ([], [], "nothing to activate"),
-])
-def test_a_bad_switch_is_refused_with_the_reason_and_changes_nothing(probe, state, activate, deactivate, words):
-    response = switch(probe, activate, deactivate)
-    assert not response.ok and words in response.message, response.message
-    listing = call_service(probe, ListControllers, LIST, ListControllers.Request())
-    assert list(listing.active)[0], "the trajectory controller must still run"
+def test_hybrid_press_stiffness_is_a_parameter_of_the_controller(probe):
+    names = ["stiffness.trans_x", "stiffness.rot_z", "hand_frame_control", "robot_base_link"]
+    values = call_service(probe, GetParameters, f"{NS}/hybrid_press/get_parameters",
+                          GetParameters.Request(names=names)).values
+    assert [values[0].double_value, values[1].double_value] == [PRESS_STIFFNESS[0], PRESS_STIFFNESS[5]]
+    assert values[2].bool_value is True and values[3].string_value == "panda_link0"
+    too_stiff = Parameter(name="stiffness.trans_x",
+                          value=ParameterValue(type=ParameterType.PARAMETER_DOUBLE, double_value=5000.0))
+    read_only = Parameter(name="robot_base_link",
+                          value=ParameterValue(type=ParameterType.PARAMETER_STRING, string_value="world"))
+    results = call_service(probe, SetParameters, f"{NS}/hybrid_press/set_parameters",
+                           SetParameters.Request(parameters=[too_stiff, read_only])).results
+    assert not results[0].successful and "stiffness[0] = 5000 is outside its limits" in results[0].reason
+    assert not results[1].successful and "read-only" in results[1].reason
 
 
-def test_osc_commanded_over_its_topic_moves_the_tool_and_reports_torques(probe, state, sim_node):
+def test_osc_commanded_like_a_cartesian_compliance_controller(probe, sim_node):
     joint_states = Recorder(probe, JointState, f"{NS}/joint_states")
-    ft = Recorder(probe, WrenchStamped, f"{NS}/ft_sensor/wrench")
+    pose = Recorder(probe, PoseStamped, f"{NS}/osc/current_pose")
+    wrench = Recorder(probe, WrenchStamped, f"{NS}/franka_robot_state_broadcaster/external_wrench_in_base_frame",
+                      qos=BEST_EFFORT_1)
     truth = Recorder(probe, PoseStamped, f"{NS}/ground_truth/tip_pose")
-    pub = probe.node.create_publisher(Float64MultiArray, f"{NS}/osc/command", 10)
-    hybrid = probe.node.create_publisher(Float64MultiArray, f"{NS}/hybrid_press/command", 10)
-    probe.wait_for_subscriber(f"{NS}/osc/command")
+    frame_pub = probe.node.create_publisher(PoseStamped, f"{NS}/osc/target_frame", 10)
+    press_pub = probe.node.create_publisher(PoseStamped, f"{NS}/hybrid_press/target_frame", 10)
+    probe.wait_for_subscriber(f"{NS}/osc/target_frame")
     try:
-        response = switch(probe, ["osc"], ["joint_trajectory"])
-        assert response.ok and "joint_trajectory -> osc" in response.message, response.message
-        msg = state.wait_for(lambda m: m.active == "osc", "osc active", 5.0)
-        assert msg.control_rate == pytest.approx(720.0)
-        start = tip_in_wall(msg)
+        response = switch(probe, ["osc"], [JTC])
+        assert response.ok and response.message == "Successfully switched controllers!", response.message
+        assert listing(probe)["osc"].state == "active" and listing(probe)[JTC].state == "inactive"
+        start = in_wall(pose.latest(timeout=5.0))
+        assert pose.latest().header.frame_id == "panda_link0"
         goal = start + np.array([0.02, 0.0, -0.02])           # up the slope and 2 cm off the wall
         for _ in range(3):                                     # a latecomer subscription may miss one
-            pub.publish(osc_command(goal))
-        reached = state.wait_for(lambda m: np.linalg.norm(tip_in_wall(m) - goal) < 1.5e-3,
-                                 "the tip at the commanded target", 8.0)
-        p = truth.latest().pose.position                       # and the physics agrees
-        assert np.linalg.norm(to_frame(WALL, (p.x, p.y, p.z)) - goal) < 3e-3
-        # torques: the controller's applied torques are the arm's measured efforts
-        assert len(reached.torque) == 7 and max(abs(t) for t in reached.torque) > 1.0   # holds against gravity
-        efforts = joint_states.latest().effort[:7]
-        assert np.allclose(efforts, state.latest().torque, atol=2.0)
-        force = ft.latest().wrench.force
+            frame_pub.publish(target(goal))
+        pose.wait_for(lambda m: np.linalg.norm(in_wall(m) - goal) < 1.5e-3, "the tip at the target", 8.0)
+        assert np.linalg.norm(in_wall(truth.latest()) - goal) < 3e-3     # and the physics agrees
+        efforts = np.array(joint_states.latest().effort[:7])
+        assert np.abs(efforts).max() > 1.0, "the controller's torques are the arm's efforts (holds gravity)"
+        force = wrench.latest(timeout=5.0).wrench.force
+        assert wrench.latest().header.frame_id == "panda_link0"
         assert math.hypot(force.x, force.y, force.z) < 1.0, "no contact, tared sensor: ~0 N"
-        # bad commands: logged, dropped, the loop keeps running and the tool stays put
-        pub.publish(Float64MultiArray(data=[0.1, 0.2]))
-        wait_for_log(sim_node, "expected 7 numbers [pose_abs] (or 7 task-frame numbers + 7), got 2")
-        pub.publish(Float64MultiArray(data=[*WALL.position, *WALL.quaternion, math.nan, 0, 0, 0, 0, 0, 1]))
-        wait_for_log(sim_node, "rejected osc command")
-        hybrid.publish(Float64MultiArray(data=[0.0] * 19))
+        # bad targets: logged, dropped; the tool stays put
+        frame_pub.publish(target(goal + 0.05, frame_id="world"))
+        wait_for_log(sim_node, "Got target pose in wrong reference frame. Expected: panda_link0 but got world")
+        nan = target(goal)
+        nan.pose.position.y = math.nan
+        frame_pub.publish(nan)
+        wait_for_log(sim_node, "NaN detected in target pose")
+        press_pub.publish(target(goal))
         wait_for_log(sim_node, "'hybrid_press' is not active (active: 'osc')")
-        # the trajectory controller refuses to fight the torque loop
+        # the trajectory controller ignores what comes on its topic while inactive
         q = [joint_map(joint_states.latest())[n] for n in PANDA_ARM]
-        traj = probe.node.create_publisher(type(trajectory(PANDA_ARM, [])),
-                                           f"{NS}/joint_trajectory_controller/joint_trajectory", 10)
-        probe.wait_for_subscriber(f"{NS}/joint_trajectory_controller/joint_trajectory")
+        traj = probe.node.create_publisher(type(trajectory(PANDA_ARM, [])), f"{NS}/{JTC}/joint_trajectory", 10)
+        probe.wait_for_subscriber(f"{NS}/{JTC}/joint_trajectory")
         traj.publish(trajectory(PANDA_ARM, [(q, 1.0)]))
-        wait_for_log(sim_node, "rejected trajectory")
-        state.clear()
-        later = state.latest(timeout=3.0)
-        assert later.active == "osc" and np.linalg.norm(tip_in_wall(later) - goal) < 1.5e-3
+        wait_for_log(sim_node, "inactive: trajectory ignored")
+        pose.clear()
+        assert np.linalg.norm(in_wall(pose.latest(timeout=3.0)) - goal) < 1.5e-3
     finally:
-        back = switch(probe, ["joint_trajectory"])
-        probe.node.destroy_publisher(pub)
-        probe.node.destroy_publisher(hybrid)
-        for rec in (joint_states, ft, truth):
+        back = switch(probe, [JTC], ["osc"], SwitchController.Request.BEST_EFFORT)
+        for pub in (frame_pub, press_pub):
+            probe.node.destroy_publisher(pub)
+        for rec in (joint_states, pose, wrench, truth):
             rec.close()
-    assert back.ok and "osc -> joint_trajectory" in back.message, back.message
-    assert state.wait_for(lambda m: m.active == "joint_trajectory", "trajectory control", 5.0)
-    assert len(state.latest().torque) == 0
+    assert back.ok and back.message == ("Successfully switched controllers!\nDeactivated controllers: [ osc ]\n"
+                                        "Activated controllers: [ joint_trajectory_controller ]"), back.message
+    assert listing(probe)[JTC].state == "active"
+
+
+def test_a_target_wrench_pushes_the_free_tool_along_it(probe):
+    """osc renders no wrench itself: the target wrench is added as Jᵀ w, FZI's superposition."""
+    pose = Recorder(probe, PoseStamped, f"{NS}/osc/current_pose")
+    push = probe.node.create_publisher(WrenchStamped, f"{NS}/osc/target_wrench", 10)
+    try:
+        assert switch(probe, ["osc"], [JTC]).ok
+        start = in_wall(pose.latest(timeout=5.0))
+        msg = WrenchStamped()
+        msg.header.frame_id = "panda_link0"
+        msg.wrench.force.z = 8.0                     # straight up, base axes ...
+        call_service(probe, SetParameters, f"{NS}/osc/set_parameters", SetParameters.Request(parameters=[
+            Parameter(name="hand_frame_control", value=ParameterValue(type=ParameterType.PARAMETER_BOOL,
+                                                                     bool_value=False))]))
+        probe.wait_for_subscriber(f"{NS}/osc/target_wrench")
+        for _ in range(3):
+            push.publish(msg)
+        up = WALL.rotation.T @ np.array([0.0, 0.0, 1.0])   # base z in wall axes
+        moved = pose.wait_for(lambda m: (in_wall(m) - start) @ up > 2e-3, "the tool pushed up", 8.0)
+        assert (in_wall(moved) - start) @ up > 2e-3
+    finally:
+        assert switch(probe, [JTC], ["osc"]).ok
+        probe.node.destroy_publisher(push)
+        pose.close()

@@ -140,9 +140,15 @@ class _NodeStandIn:
         self.clocks += 1
 
 
+class _NoGoals:
+    def poll(self, _t: float) -> None:
+        pass
+
+
 class _CountingRobot:
     def __init__(self):
         self.joint_states = self.polls = 0
+        self.trajectory_controller = _NoGoals()
 
     def publish_joint_states(self, _t: float) -> None:
         self.joint_states += 1
