@@ -8,21 +8,32 @@ node called `bringup` that never runs (rcl parses it like any other entry):
 bringup:
   ros__parameters:
     namespace: ""                       # "" = the root namespace
+    driver: sim                         # sim | real: who drives the robots (`--driver real`)
+    real_params: my_cell.real.yaml      # driver real: a params file read after this one
     nodes: [sim, arm_server]            # start order; stopped in reverse
     optional: [foxglove_bridge]         # started only when asked (`--foxglove`), after the rest
     arm_server:
       executable: arm_server            # robot_tasks.nodes.<executable> / setup.py entry point
-      remappings: ["joint_states:=panda/joint_states"]
+      remappings: ["joint_states:=panda/joint_states"]          # driver sim
+      real_remappings: ["joint_states:=/joint_states"]          # driver real: the real bringup's names
       respawn: true                     # restart it when it exits (launch: respawn="true")
       respawn_delay: 2.0                # s before the restart (launch: respawn_delay="2.0")
     sim:
       executable: sim
       required: true                    # its exit stops everything (launch: on_exit="shutdown")
+      driver: sim                       # started only with this driver
 sim:
   ros__parameters: {scene: franka_stacking}
 ```
 
-`load_plan(path)` reads and checks it (errors name the file and the key);
+**One switch from the sim to the real robots** (`driver`, like the launch files'
+`driver:=sim|real`): with `real`, the nodes marked `driver: sim` (the sim) are not
+started, every node takes its `real_remappings` (the names the real drivers' bringup
+documents) instead of its `remappings`, and `real_params` -- a second params file read
+after this one (`use_sim_time: false`, the real robot's joint and frame names) -- is
+given to every node.
+
+`load_plan(path, driver)` reads and checks it (errors name the file and the key);
 `node_argv(...)` builds each command line; `Supervisor` runs the processes, prefixes
 their output with the node name, and supervises them as `ros2 launch` does: a node
 with `respawn` is started again `respawn_delay` s after it exits; the exit of a
@@ -68,6 +79,7 @@ class NodeSpec:
     respawn: bool = False        # start again after it exits (ros2 launch: respawn)
     respawn_delay: float = 0.0   # s to wait before that restart (ros2 launch: respawn_delay)
     required: bool = False       # its exit stops every node (ros2 launch: on_exit="shutdown")
+    driver: str = ""             # "" = runs with any driver; "sim" | "real": only with that one
 
     @property
     def module(self) -> str:
@@ -86,6 +98,8 @@ class BringupPlan:
     nodes: list[NodeSpec]
     document: dict = field(default_factory=dict)
     optional: list[NodeSpec] = field(default_factory=list)
+    driver: str = "sim"
+    overlay: Path | None = None  # driver real: the real_params file, read after `path`
 
     def enable(self, name: str) -> None:
         """Start optional node `name` too (after the others). BringupError if not optional."""
@@ -102,8 +116,12 @@ class BringupPlan:
         return dict(section.get(PARAMS_KEY) or {})
 
 
-def load_plan(path: str | os.PathLike) -> BringupPlan:
-    """Read and check a bringup YAML file. Raises BringupError naming file and key."""
+DRIVERS = ("sim", "real")
+
+
+def load_plan(path: str | os.PathLike, driver: str | None = None) -> BringupPlan:
+    """Read and check a bringup YAML file for `driver` (None: the file's `driver`, else
+    "sim"). Raises BringupError naming file and key."""
     path = Path(path)
     where = str(path)
     try:
@@ -132,18 +150,29 @@ def load_plan(path: str | os.PathLike) -> BringupPlan:
         raise BringupError(f"{where}: {PLAN_KEY}.optional must be a list of node names")
     if set(optional_names) & set(names) or len(set(optional_names)) != len(optional_names):
         raise BringupError(f"{where}: {PLAN_KEY}.optional names a node twice or one of {PLAN_KEY}.nodes")
-    nodes = [_node_spec(where, name, plan.get(name)) for name in names]
-    optional = [_node_spec(where, name, plan.get(name)) for name in optional_names]
-    return BringupPlan(path.resolve(), namespace.strip("/"), nodes, document, optional)
+    driver = driver or plan.get("driver", "sim")
+    if driver not in DRIVERS:
+        raise BringupError(f"{where}: driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
+    overlay = None
+    if driver == "real":
+        real_params = plan.get("real_params")
+        if not isinstance(real_params, str) or not (path.parent / real_params).is_file():
+            raise BringupError(f"{where}: driver real needs {PLAN_KEY}.real_params, a params file next to "
+                               f"this one with the real robot's settings (got {real_params!r})")
+        overlay = (path.parent / real_params).resolve()
+    nodes = [_node_spec(where, name, plan.get(name), driver) for name in names]
+    optional = [_node_spec(where, name, plan.get(name), driver) for name in optional_names]
+    return BringupPlan(path.resolve(), namespace.strip("/"), [n for n in nodes if n.driver in ("", driver)],
+                       document, [n for n in optional if n.driver in ("", driver)], driver, overlay)
 
 
-def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
+def _node_spec(where: str, name: str, entry: Any, driver: str = "sim") -> NodeSpec:
     key = f"{PLAN_KEY}.{name}"
     if not _valid_name(name):
         raise BringupError(f"{where}: node name '{name}' is not a valid ROS node name")
     if not isinstance(entry, dict) or not isinstance(entry.get("executable"), str):
         raise BringupError(f"{where}: {key} needs 'executable: <name>' (one of the packages under robot_tasks/nodes/)")
-    allowed = {"executable", "remappings", "respawn", "respawn_delay", "required"}
+    allowed = {"executable", "remappings", "real_remappings", "respawn", "respawn_delay", "required", "driver"}
     unknown = set(entry) - allowed
     if unknown:
         raise BringupError(f"{where}: {key} has unknown keys {sorted(unknown)} (allowed: {', '.join(sorted(allowed))})")
@@ -159,14 +188,22 @@ def _node_spec(where: str, name: str, entry: Any) -> NodeSpec:
     executable = entry["executable"]
     if not executable.isidentifier():
         raise BringupError(f"{where}: {key}.executable '{executable}' is not a module name")
-    remappings = entry.get("remappings", [])
-    if not isinstance(remappings, list):
-        raise BringupError(f"{where}: {key}.remappings must be a list of 'from:=to' strings")
-    for rule in remappings:
-        if not isinstance(rule, str) or rule.count(":=") != 1 or not all(rule.split(":=")):
-            raise BringupError(f"{where}: {key}.remappings: '{rule}' is not 'from:=to'")
+    only = entry.get("driver", "")
+    if only not in ("", *DRIVERS):
+        raise BringupError(f"{where}: {key}.driver must be one of {', '.join(DRIVERS)}, got {only!r}")
+    for list_key in ("remappings", "real_remappings"):
+        rules = entry.get(list_key, [])
+        if not isinstance(rules, list):
+            raise BringupError(f"{where}: {key}.{list_key} must be a list of 'from:=to' strings")
+        for rule in rules:
+            if not isinstance(rule, str) or rule.count(":=") != 1 or not all(rule.split(":=")):
+                raise BringupError(f"{where}: {key}.{list_key}: '{rule}' is not 'from:=to'")
+    if driver == "real" and entry.get("remappings") and "real_remappings" not in entry:
+        raise BringupError(f"{where}: {key} has remappings for the sim but no real_remappings: write the "
+                           f"names the real drivers' bringup uses")
+    remappings = entry.get("real_remappings" if driver == "real" else "remappings", [])
     return NodeSpec(name, executable, tuple(remappings), bool(entry.get("respawn", False)), float(delay),
-                    bool(entry.get("required", False)))
+                    bool(entry.get("required", False)), only)
 
 
 def foxglove_url(plan: BringupPlan) -> str:
@@ -221,6 +258,8 @@ def node_argv(spec: NodeSpec, plan: BringupPlan, params_file: Path, python: str 
     if plan.namespace:
         argv += ["-r", f"__ns:=/{plan.namespace}"]
     argv += ["--params-file", str(params_file)]
+    if plan.overlay is not None:               # read second: its values win
+        argv += ["--params-file", str(plan.overlay)]
     for rule in spec.remappings:
         argv += ["-r", rule]
     return argv

@@ -32,6 +32,9 @@ def register(subparsers) -> None:
     parser.add_argument("config", metavar="CONFIG", help="bringup YAML, e.g. config/franka_stacking.yaml")
     parser.add_argument("--set", action="append", default=[], metavar="NODE.PARAM=VALUE",
                         help="override one parameter (value read as YAML); repeatable")
+    parser.add_argument("--driver", choices=("sim", "real"), default=None,
+                        help="who drives the robots: the sim (default) or the real robots' drivers "
+                             "(no sim; the file's real_remappings and real_params)")
     parser.add_argument("--skip", action="append", default=[], metavar="NODE",
                         help="do not start this node (e.g. to run it yourself); repeatable")
     parser.add_argument("--foxglove", action="store_true",
@@ -48,7 +51,7 @@ def run(args) -> int:
     from robot_tasks.ros.dds import LoopbackConfigError, deployment_dds_settings
 
     try:
-        plan = load_plan(args.config)
+        plan = load_plan(args.config, args.driver)
         if args.foxglove:
             plan.enable(FOXGLOVE_NODE)
             print(f"bringup: Foxglove: open {foxglove_url(plan)}", flush=True)

@@ -44,6 +44,47 @@ def test_argv_has_node_name_namespace_params_and_remaps(tmp_path):
                     "--params-file", str(path), "-r", "a:=b"]
 
 
+DRIVER_PLAN = """
+    bringup:
+      ros__parameters:
+        real_params: cell.real.yaml
+        nodes: [sim, arm_server]
+        sim: {executable: sim, driver: sim}
+        arm_server:
+          executable: arm_server
+          remappings: ["joint_states:=panda/joint_states"]
+          real_remappings: ["joint_states:=/joint_states"]
+    """
+
+
+def test_driver_real_drops_the_sim_takes_the_real_names_and_reads_the_real_params_second(tmp_path):
+    path = write(tmp_path, DRIVER_PLAN)
+    (tmp_path / "cell.real.yaml").write_text("/**:\n  ros__parameters:\n    use_sim_time: false\n")
+    sim = load_plan(path)
+    assert [s.name for s in sim.nodes] == ["sim", "arm_server"] and sim.driver == "sim"
+    assert node_argv(sim.nodes[1], sim, path, python="py")[-4:] == ["--params-file", str(path),
+                                                                   "-r", "joint_states:=panda/joint_states"]
+    real = load_plan(path, "real")
+    assert [s.name for s in real.nodes] == ["arm_server"] and real.driver == "real"
+    assert node_argv(real.nodes[0], real, path, python="py")[-6:] == [
+        "--params-file", str(path), "--params-file", str(tmp_path / "cell.real.yaml"),
+        "-r", "joint_states:=/joint_states"]
+
+
+@pytest.mark.parametrize("body, driver, message", [
+    (DRIVER_PLAN.replace("cell.real.yaml", "missing.yaml"), "real", "driver real needs bringup.real_params"),
+    (DRIVER_PLAN, "robot", "driver must be one of sim, real"),
+    (DRIVER_PLAN.replace('          real_remappings: ["joint_states:=/joint_states"]\n', ""), "real",
+     "has remappings for the sim but no real_remappings"),
+    (DRIVER_PLAN.replace("driver: sim", "driver: gazebo"), "sim", "bringup.sim.driver must be one of"),
+])
+def test_bad_driver_settings_are_reported(tmp_path, body, driver, message):
+    path = write(tmp_path, body)
+    (tmp_path / "cell.real.yaml").write_text("{}\n")
+    with pytest.raises(BringupError, match=message):
+        load_plan(path, driver)
+
+
 @pytest.mark.parametrize("body, message", [
     ("sim: {ros__parameters: {a: 1}}", "needs a 'bringup: ros__parameters:'"),
     ("bringup: {ros__parameters: {nodes: []}}", "non-empty list"),
