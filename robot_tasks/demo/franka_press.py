@@ -11,7 +11,9 @@ only watches and grades:
 
 - while it runs it records, per sim step published (100 Hz), the contact normal force
   between robot and wall and the tool pose (the sim's ground truth, for grading only), the
-  F/T reading and the controller's target (controller_state: what the controller was told);
+  Franka's external wrench (franka_robot_state_broadcaster, best effort) and which steps a
+  compliant controller drove (its current_pose), and every target compliance_server sent
+  (`<controller>/target_frame`: what the controller was told);
 - tree_status tells which move ran when; the last SETTLE_WINDOW s of each slide's hold (the
   target at rest) are its steady state.
 
@@ -24,6 +26,7 @@ error below ERROR_LIMIT.
 """
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from dataclasses import dataclass, field
@@ -57,6 +60,9 @@ class PressDemoOptions:
     gui: bool = False                 # the sim in PyBullet's window instead of headless
 
 
+COMPLIANT = ("osc", "hybrid_press")       # the controllers FrankaPress commands
+
+
 @dataclass
 class PressRecord:
     """What the callbacks saw (executor thread), read under `lock` by the main thread."""
@@ -64,7 +70,9 @@ class PressRecord:
     lock: threading.Lock = field(default_factory=threading.Lock)
     contact: dict = field(default_factory=dict)     # stamp ns -> world force (3)
     tip: dict = field(default_factory=dict)         # stamp ns -> world position (3)
-    state: dict = field(default_factory=dict)       # stamp ns -> (target xyz, F/T force xyz, active)
+    sensed: dict = field(default_factory=dict)      # stamp ns -> measured wrench's force, base axes (3)
+    compliant: set = field(default_factory=set)     # stamps ns at which a compliant controller drove
+    targets: dict = field(default_factory=dict)     # stamp ns -> commanded target position (3)
     spans: dict = field(default_factory=dict)       # node name -> [start, end] sim s
     sim_time: float = 0.0
 
@@ -78,7 +86,7 @@ def _key(stamp) -> int:
 
 
 class PressWatcher:
-    """A RosClient in a thread: ground truth, controller_state, tree_status, /clock in."""
+    """A RosClient in a thread: ground truth, the wrench, targets, tree_status, /clock in."""
 
     def __init__(self, record: PressRecord, status_log):
         from geometry_msgs.msg import PoseStamped, WrenchStamped
@@ -87,17 +95,27 @@ class PressWatcher:
         from rosgraph_msgs.msg import Clock
 
         from robot_tasks.ros.client import RosClient
-        from robot_tasks.ros.controller_topics import CONTACT_TRUTH_TOPIC, STATE_TOPIC, TIP_TRUTH_TOPIC, under
+        from robot_tasks.ros.controller_topics import (CONTACT_TRUTH_TOPIC, CURRENT_POSE_TOPIC,
+                                                       EXTERNAL_WRENCH_TOPIC, TARGET_FRAME_TOPIC,
+                                                       TIP_TRUTH_TOPIC, under)
         from robot_tasks_interfaces.action import ExecuteTree
-        from robot_tasks_interfaces.msg import CompliantControllerState, TreeStatus
+        from robot_tasks_interfaces.msg import TreeStatus
 
         self.record, self.status_log = record, status_log
         self.ros = RosClient("press_demo", configure_dds=False)   # the demo set up loopback DDS
         node = self.ros.node
         deep = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+        # franka_robot_state_broadcaster publishes best effort: a reliable subscriber gets nothing
+        deep_best_effort = QoSProfile(depth=200, reliability=ReliabilityPolicy.BEST_EFFORT)
         node.create_subscription(WrenchStamped, under(ROBOT, CONTACT_TRUTH_TOPIC), self._on_contact, deep)
         node.create_subscription(PoseStamped, under(ROBOT, TIP_TRUTH_TOPIC), self._on_tip, deep)
-        node.create_subscription(CompliantControllerState, under(ROBOT, STATE_TOPIC), self._on_state, deep)
+        node.create_subscription(WrenchStamped, under(ROBOT, EXTERNAL_WRENCH_TOPIC), self._on_wrench,
+                                 deep_best_effort)
+        for controller in COMPLIANT:
+            node.create_subscription(PoseStamped, under(ROBOT, CURRENT_POSE_TOPIC.format(controller=controller)),
+                                     self._on_current_pose, deep)
+            node.create_subscription(PoseStamped, under(ROBOT, TARGET_FRAME_TOPIC.format(controller=controller)),
+                                     self._on_target, deep)
         node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
         node.create_subscription(Clock, "/clock", self._on_clock,
                                  QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
@@ -121,10 +139,19 @@ class PressWatcher:
         with self.record.lock:
             self.record.tip[_key(msg.header.stamp)] = (p.x, p.y, p.z)
 
-    def _on_state(self, msg):
-        t, f = msg.target.position, msg.wrench.force
+    def _on_wrench(self, msg):
+        f = msg.wrench.force
         with self.record.lock:
-            self.record.state[_key(msg.header.stamp)] = ((t.x, t.y, t.z), (f.x, f.y, f.z), msg.active)
+            self.record.sensed[_key(msg.header.stamp)] = (f.x, f.y, f.z)
+
+    def _on_current_pose(self, msg):
+        with self.record.lock:
+            self.record.compliant.add(_key(msg.header.stamp))
+
+    def _on_target(self, msg):
+        p = msg.pose.position
+        with self.record.lock:
+            self.record.targets[_key(msg.header.stamp)] = (p.x, p.y, p.z)
 
     def _on_status(self, msg):
         rec = self.record
@@ -139,18 +166,34 @@ class PressWatcher:
                     rec.spans[change.name][1] = t
 
 
+def commanded(targets: dict, keys) -> list:
+    """For each stamp of `keys`, the newest target sent at or before it (None before the first)."""
+    stamps = sorted(targets)
+    out = []
+    for key in keys:
+        k = bisect.bisect_right(stamps, key)
+        out.append(targets[stamps[k - 1]] if k else None)
+    return out
+
+
 def press_log(record: PressRecord, wall):
-    """The recording as a PressLog in the wall frame (phase k = SLIDES[k], -1 otherwise)."""
+    """The recording as a PressLog in the wall frame (phase k = SLIDES[k], -1 otherwise).
+
+    A step's target is the newest one compliance_server had sent by then while a compliant
+    controller drove the arm, and the tool itself while the trajectory controller did."""
     from robot_tasks.control.compliance import along_normal, to_frame
     from robot_tasks.sim.press_episode import PressLog
 
     log = PressLog()
     with record.lock:
-        keys = sorted(set(record.contact) & set(record.tip) & set(record.state))
+        keys = sorted(set(record.contact) & set(record.tip) & set(record.sensed))
         spans = {k: v for k, v in record.spans.items() if k in SLIDES and v[1] is not None}
-        rows = [(k, record.contact[k], record.tip[k], record.state[k]) for k in keys]
+        targets = commanded(record.targets, keys)
+        rows = [(k, record.contact[k], record.tip[k], record.sensed[k],
+                 target if k in record.compliant and target is not None else record.tip[k])
+                for k, target in zip(keys, targets)]
     previous = None
-    for key, contact, tip, (target, sensed, _active) in rows:
+    for key, contact, tip, sensed, target in rows:
         t = key * 1e-9
         target_in_wall = to_frame(wall, target)
         phase = next((SLIDES.index(n) for n, (a, b) in spans.items() if a <= t <= b), -1)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 import pybullet as p
 
+from robot_tasks.sim.controller_switch import ControllerSwitch
 from robot_tasks.sim.errors import UnknownName
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,7 +86,7 @@ class Robot:
         self.ee_link_index = self.link_index(ee_link)
         self.home = dict(home or {})
         self.controller = None   # set by the factory: JointTrajectoryController
-        self.controllers = None  # ControllerSwitch once a compliant controller is added
+        self.controllers = ControllerSwitch(self)   # controller_manager's view: who drives the arm
         self.gripper = None      # ParallelGripper, SuctionGripper or None
         if self.home:
             self.reset_joints(self.home)

@@ -29,7 +29,9 @@ def recording(force: float = 10.0, offset: float = 0.0002) -> PressRecord:
             tip_world = target_world + rot @ np.array([offset, 0.0, 0.0])
             record.contact[key] = tuple(force * normal)
             record.tip[key] = tuple(tip_world)
-            record.state[key] = (tuple(target_world), tuple(force * normal), "hybrid_press")
+            record.sensed[key] = tuple(force * normal)
+            record.compliant.add(key)
+            record.targets[key - 3_000_000] = tuple(target_world)   # sent a little earlier
     return record
 
 
@@ -50,6 +52,20 @@ def test_a_press_on_target_passes_with_the_numbers_of_each_pose():
 def test_too_much_force_or_too_far_off_fails(force, offset):
     report = grade(press_log(recording(force, offset), WALL))
     assert not report["ok"] and not any(t["ok"] for t in report["targets"])
+
+
+def test_a_step_takes_the_newest_target_sent_by_then_and_the_tool_under_trajectory_control():
+    record = PressRecord()
+    for ms in (10, 20, 30):
+        key = ms * 1_000_000
+        record.contact[key], record.sensed[key] = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+        record.tip[key] = tuple(WALL.position + WALL.rotation @ np.array([0.001 * ms, 0.0, 0.0]))
+    record.compliant.update({10_000_000, 20_000_000})
+    record.targets[15_000_000] = tuple(WALL.position)            # sent between the first two steps
+    log = press_log(record, WALL).arrays()
+    assert np.allclose(log["target"][0], log["tip"][0, :2]), "before any target: the tool"
+    assert np.allclose(log["target"][1], [0.0, 0.0]), "the newest target sent by then"
+    assert np.allclose(log["target"][2], log["tip"][2, :2]), "trajectory control: the tool"
 
 
 def test_nothing_recorded_is_a_failure_not_a_crash():

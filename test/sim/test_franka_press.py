@@ -53,9 +53,9 @@ def test_the_press_scene_sub_steps_its_physics_and_keeps_the_world_step():
     with World(scene="franka_press", time_step=1 / 240) as world:
         assert world.physics_substeps == 3 and world.physics_rate == pytest.approx(720)
         arm = world.robot("panda")
-        assert arm.controllers.names() == ["joint_trajectory", "joint_impedance", "osc",
+        assert arm.controllers.names() == ["joint_trajectory_controller", "joint_impedance", "osc",
                                            "hybrid_press"]
-        assert arm.controllers.active == "joint_trajectory"
+        assert arm.controllers.active == "joint_trajectory_controller"
         wall = world.landmarks["wall"]
         assert np.linalg.norm(np.array(arm.ee_pose()[0]) - wall[0]) < 0.05
     with World(scene="franka_press", time_step=1 / 1000) as world:

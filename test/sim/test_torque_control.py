@@ -119,7 +119,7 @@ def test_switching_controllers():
         report = arm.controllers.current().state()
         assert report.active and report.wrench is None and report.physics_rate == 960
         assert report.torque == arm.joint_states(arm.arm_joint_names).effort
-        arm.controllers.switch("joint_trajectory")
+        arm.controllers.switch("joint_trajectory_controller")
         goal = arm.positions(arm.arm_joint_names) + 0.1
         arm.controller.command(JointTrajectory(arm.arm_joint_names,
                                                [TrajectoryPoint(goal.tolist(), 1.0)]))

@@ -33,7 +33,9 @@ def test_the_sequence_shows_which_controller_does_what():
     assert kinds == [("MoveToPose", ""), ("CompliantMove", "osc"), ("CompliantMove", "hybrid_press"),
                      ("CompliantMove", "hybrid_press"), ("CompliantMove", "hybrid_press"),
                      ("CompliantMove", "hybrid_press"), ("CompliantMove", "osc"),
-                     ("SwitchController", "joint_trajectory"), ("MoveToPose", "")]
+                     ("SwitchController", "joint_trajectory_controller"), ("MoveToPose", "")]
+    switch = next(a for tag, a in steps if tag == "SwitchController")
+    assert switch["deactivate"] == "osc", "one request hands the arm over: osc off, the trajectory controller on"
     compliant = [a for tag, a in steps if tag == "CompliantMove"]
     assert all(a["frame"] == "wall" for a in compliant)
     touch = compliant[0]

@@ -1,18 +1,35 @@
-"""ComplianceServer: the CompliantMove action over an arm's compliant controllers.
+"""ComplianceServer: the CompliantMove action, a client of a real arm's controllers (or the sim's).
 
-Topic contract (robot_tasks.ros.controller_topics, under `robot_namespace` <ns>):
-    srv  <ns>/controller_manager/list_controllers   which controllers, their command layout
-    srv  <ns>/controller_manager/switch_controller  make the goal's controller the active one
-    pub  <ns>/<controller>/command                  the target, streamed at command_rate
-    sub  <ns>/controller_state                      the measured tool pose, the active controller
-    sub  <ns>/ft_sensor/wrench                      the measured contact wrench
+What it uses, under `robot_namespace` <ns> (robot_tasks.ros.controller_topics):
+    srv  <ns>/controller_manager/list_controllers   controller_manager_msgs: which controllers,
+                                                    their types (what they take), who is active
+    srv  <ns>/controller_manager/switch_controller  controller_manager_msgs: activate the goal's
+                                                    controller, deactivate its interfaces' holder
+    srv  <ns>/<c>/get_parameters, set_parameters    rcl_interfaces: stiffness.*, hand_frame_control
+    pub  <ns>/<c>/target_frame                      geometry_msgs/PoseStamped, base frame,
+                                                    streamed at command_rate
+    pub  <ns>/<c>/target_wrench                     geometry_msgs/WrenchStamped, base axes
+    sub  <ns>/<c>/current_pose                      the measured tool pose (its stamps are the
+                                                    goal's clock)
+    sub  <ns>/<wrench_topic>                        the measured wrench: franka_robot_state_broadcaster/
+                                                    external_wrench_in_base_frame by default
     action compliant_move                           robot_tasks_interfaces/CompliantMove
+with <c> a controller commanded like FZI's cartesian_compliance_controller
+(fzi-forschungszentrum-informatik/cartesian_controllers, ros2 branch); a real cell runs that
+controller with `solver.publish_state_feedback: true` (for current_pose).
 
-One goal owns the arm at a time: a newer goal preempts the running one (PREEMPTED; the
-newer goal's commands take over). Time inside a goal (the glide, hold, timeout) is the
-sim's own clock, read from controller_state stamps; staleness is judged on the wall clock,
-so a sim that stops gives NO_STATE instead of a goal that never ends. Cancel and a guard
-that trips hold the tool where it is measured (the target jumps to the tip).
+A goal: list the controllers (a controller_manager that does not answer within
+switch_timeout ends it SWITCH_FAILED, naming the service), check it (INVALID_GOAL), set the
+controller's parameters — `hand_frame_control` false (the server states wrenches in base
+axes) and the goal's stiffness, or the controller's own as configured (read once) —, switch
+(STRICT; a refusal is SWITCH_FAILED with controller_manager's message), wait for a fresh
+current_pose and wrench (NO_STATE), then glide the target and ramp the wrench.
+
+One goal owns the arm at a time: a newer goal preempts the running one (PREEMPTED). Time
+inside a goal (the glide, hold, timeout) is the robot's clock, read from current_pose
+stamps; staleness is judged on the wall clock, so a robot that goes silent gives NO_STATE
+instead of a goal that never ends. Cancel and a guard that trips hold the tool where it is
+measured (the target jumps to the tip).
 """
 from __future__ import annotations
 
@@ -20,23 +37,25 @@ import time
 import traceback
 
 import numpy as np
-
+from geometry_msgs.msg import PoseStamped, WrenchStamped
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.node import Node
-from geometry_msgs.msg import WrenchStamped
-from std_msgs.msg import Float64MultiArray
+from rclpy.parameter import Parameter
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_tasks.control.compliance import along_normal, to_frame
+from robot_tasks.control.compliance.task_frame import rotate_twist
+from robot_tasks.control.pose import Pose
+from robot_tasks.nodes.compliance_server.controller_client import ControllerCallFailed, ControllerClient
 from robot_tasks.nodes.compliance_server.goal_check import InvalidGoal, check_goal
 from robot_tasks.nodes.compliance_server.parameters import declare_compliance_parameters
 from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.controller_topics import (COMMAND_TOPIC, FT_TOPIC, LIST_SERVICE, STATE_TOPIC,
-                                               SWITCH_SERVICE, under)
+from robot_tasks.ros.controller_topics import (CURRENT_POSE_TOPIC, HAND_FRAME_PARAMETER,
+                                               STIFFNESS_PARAMETERS, TARGET_FRAME_TOPIC,
+                                               TARGET_WRENCH_TOPIC, under)
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks_interfaces.action import CompliantMove
-from robot_tasks_interfaces.msg import CompliantControllerState
-from robot_tasks_interfaces.srv import ListControllers, SwitchController
 
 Result, Feedback = CompliantMove.Result, CompliantMove.Feedback
 POLL_S = 0.01
@@ -54,52 +73,75 @@ class GoalFailure(Exception):
         self.code, self.message = code, message
 
 
+class ControllerLink:
+    """The server's topics to and from one controller, and what it last set on it."""
+
+    def __init__(self, node, namespace: str, controller: str):
+        name = lambda pattern: under(namespace, pattern.format(controller=controller))  # noqa: E731
+        self.frame_pub = node.create_publisher(PoseStamped, name(TARGET_FRAME_TOPIC), 10)
+        self.wrench_pub = node.create_publisher(WrenchStamped, name(TARGET_WRENCH_TOPIC), 10)
+        self.pose_topic = name(CURRENT_POSE_TOPIC)
+        self.pose, self.pose_at = None, 0.0                 # the newest current_pose, its receipt
+        node.create_subscription(PoseStamped, self.pose_topic, self._on_pose, 1)
+        self.configured_stiffness = None                    # as the cell configured it
+        self.stiffness = None                               # what it is now
+        self.hand_frame_set = False
+        self.wrench_sent = np.zeros(6)                      # task axes; ramps start here
+
+    def _on_pose(self, msg) -> None:
+        self.pose, self.pose_at = msg, time.monotonic()
+
+
 class ComplianceServer(Node):
     def __init__(self, node_name: str = "compliance_server", **kwargs):
         super().__init__(node_name, **kwargs)
-        self.cfg = declare_compliance_parameters(self)
-        ns = self.cfg.robot_namespace
-        self.state = self.ft = None
-        self.state_at = self.ft_at = 0.0           # monotonic receipt times
-        # depth 1: only the newest reading matters; a queue would hand a busy server old ones
-        self.create_subscription(CompliantControllerState, under(ns, STATE_TOPIC), self._on_state, 1)
-        self.create_subscription(WrenchStamped, under(ns, FT_TOPIC), self._on_ft, 1)
-        self.switch_client = self.create_client(SwitchController, under(ns, SWITCH_SERVICE))
-        self.list_client = self.create_client(ListControllers, under(ns, LIST_SERVICE))
-        self._layouts: dict | None = None
-        self._command_pubs: dict = {}
-        self._wrench_sent: dict = {}      # controller -> the last wrench commanded (ramps start there)
+        self.cfg = cfg = declare_compliance_parameters(self)
+        ns = cfg.robot_namespace
+        self.ft, self.ft_at = None, 0.0
+        reliability = ReliabilityPolicy.BEST_EFFORT if cfg.wrench_best_effort else ReliabilityPolicy.RELIABLE
+        self.wrench_topic = under(ns, cfg.wrench_topic)
+        self.create_subscription(WrenchStamped, self.wrench_topic, self._on_ft,
+                                 QoSProfile(depth=1, reliability=reliability))
+        self.controllers = ControllerClient(self, ns, cfg.switch_timeout)
+        self._links: dict[str, ControllerLink] = {}
         self._active = None
         ActionServer(self, CompliantMove, "compliant_move", execute_callback=self._execute,
                      goal_callback=lambda _goal: GoalResponse.ACCEPT,
                      handle_accepted_callback=self._accepted,
                      cancel_callback=lambda _handle: CancelResponse.ACCEPT)
         self.get_logger().info(
-            f"compliance_server for '/{ns}': frames {sorted(self.cfg.frames)}, default controller "
-            f"'{self.cfg.default_controller}', commands at {self.cfg.command_rate:g} Hz")
+            f"compliance_server for '/{ns}': frames {sorted(cfg.frames)}, default controller "
+            f"'{cfg.default_controller}', targets at {cfg.command_rate:g} Hz, wrench from '{self.wrench_topic}'")
 
     # ------------------------------------------------------------ inputs
-    def _on_state(self, msg) -> None:
-        self.state, self.state_at = msg, time.monotonic()
-
     def _on_ft(self, msg) -> None:
         self.ft, self.ft_at = msg, time.monotonic()
 
-    def _fresh(self):
-        """(controller_state, F/T force) if both are fresh, else NO_STATE."""
-        now, limit = time.monotonic(), self.cfg.state_timeout
-        if self.state is None or now - self.state_at > limit or self.ft is None or now - self.ft_at > limit:
-            raise GoalFailure("NO_STATE", f"no fresh '{under(self.cfg.robot_namespace, STATE_TOPIC)}' "
-                              f"and '{under(self.cfg.robot_namespace, FT_TOPIC)}' (within {limit:g} s)")
-        f = self.ft.wrench.force
-        return self.state, (f.x, f.y, f.z)
+    def _link(self, controller: str) -> ControllerLink:
+        link = self._links.get(controller)
+        if link is None:
+            link = self._links[controller] = ControllerLink(self, self.cfg.robot_namespace, controller)
+        return link
 
-    async def _wait_fresh(self, handle, slot) -> None:
-        """Wait (up to switch_timeout) for fresh controller_state and F/T, else NO_STATE."""
+    def _fresh(self, link: ControllerLink, since: float = 0.0):
+        """(current_pose, measured force in base axes), both received after `since` and
+        fresher than state_timeout, else NO_STATE."""
+        now, limit = time.monotonic(), self.cfg.state_timeout
+        if link.pose is None or link.pose_at < since or now - link.pose_at > limit or \
+                self.ft is None or self.ft_at < since or now - self.ft_at > limit:
+            raise GoalFailure("NO_STATE", f"no fresh '{link.pose_topic}' and '{self.wrench_topic}' "
+                                          f"(within {limit:g} s)")
+        if self.ft.header.frame_id != self.cfg.base_frame:
+            raise GoalFailure("NO_STATE", f"'{self.wrench_topic}' is in frame '{self.ft.header.frame_id}', "
+                                          f"expected the base frame '{self.cfg.base_frame}'")
+        f = self.ft.wrench.force
+        return link.pose, (f.x, f.y, f.z)
+
+    async def _wait_fresh(self, handle, slot, link, since: float) -> None:
         deadline = time.monotonic() + self.cfg.switch_timeout
         while True:
             try:
-                self._fresh()
+                self._fresh(link, since)
                 return
             except GoalFailure:
                 self._check_interrupt(handle, slot)
@@ -107,50 +149,35 @@ class ComplianceServer(Node):
                     raise
             await sleep(self, POLL_S)
 
-    def _command_pub(self, controller: str):
-        pub = self._command_pubs.get(controller)
-        if pub is None:
-            topic = under(self.cfg.robot_namespace, COMMAND_TOPIC.format(controller=controller))
-            pub = self._command_pubs[controller] = self.create_publisher(Float64MultiArray, topic, 10)
-        return pub
+    # ------------------------------------------------------------ the controller
+    async def _prepare(self, checked, link: ControllerLink) -> None:
+        """Set the controller's parameters for this goal (before it is switched on)."""
+        changes, wanted = [], link.stiffness
+        if "wrench" in checked.takes and not link.hand_frame_set:
+            changes.append(Parameter(HAND_FRAME_PARAMETER, value=False))
+        if "stiffness" in checked.takes:
+            if link.configured_stiffness is None:
+                values = await self.controllers.get_parameters(checked.controller, STIFFNESS_PARAMETERS)
+                link.configured_stiffness = link.stiffness = np.array([v.double_value for v in values])
+            wanted = checked.move.stiffness if checked.move.stiffness is not None else link.configured_stiffness
+            if not np.array_equal(wanted, link.stiffness):
+                changes += [Parameter(n, value=float(v)) for n, v in zip(STIFFNESS_PARAMETERS, wanted)]
+        if changes:
+            try:
+                await self.controllers.set_parameters(checked.controller, changes)
+            except ControllerCallFailed:
+                link.stiffness = None           # some may have been set: set them all next time
+                raise
+            link.hand_frame_set = link.hand_frame_set or "wrench" in checked.takes
+            link.stiffness = wanted
 
-    # ------------------------------------------------------------ services
-    async def _call(self, client, request, what: str):
-        deadline = time.monotonic() + self.cfg.switch_timeout
-        while not client.service_is_ready():
-            if time.monotonic() > deadline:
-                raise GoalFailure("SWITCH_FAILED", f"service '{client.srv_name}' is not available")
-            await sleep(self, POLL_S)
-        future = client.call_async(request)
-        while not future.done():
-            if time.monotonic() > deadline:
-                client.remove_pending_request(future)
-                raise GoalFailure("SWITCH_FAILED", f"no answer from '{client.srv_name}' to {what}")
-            await sleep(self, POLL_S)
-        return future.result()
-
-    async def _controller_layouts(self) -> dict:
-        if self._layouts is None:
-            response = await self._call(self.list_client, ListControllers.Request(), "list_controllers")
-            self._layouts = {name: [b for b in layout.split(",") if b]
-                             for name, layout in zip(response.names, response.command_layout)}
-        return self._layouts
-
-    async def _switch_to(self, controller: str, handle, slot) -> None:
-        state, _ = self._fresh()
-        if state.active == controller:
-            return
-        request = SwitchController.Request(activate=[controller], deactivate=[state.active])
-        response = await self._call(self.switch_client, request, f"switch to '{controller}'")
-        if not response.ok:
-            raise GoalFailure("SWITCH_FAILED", response.message)
-        self._wrench_sent[controller] = np.zeros(6)    # activation: the controller exerts nothing
-        deadline = time.monotonic() + self.cfg.switch_timeout
-        while self._fresh()[0].active != controller:   # the state topic catches up
-            self._check_interrupt(handle, slot)
-            if time.monotonic() > deadline:
-                raise GoalFailure("SWITCH_FAILED", f"controller_state still says '{self.state.active}'")
-            await sleep(self, POLL_S)
+    async def _switch(self, checked, listed, link) -> float:
+        """Make the goal's controller the active one; the monotonic time it became so (0 if it was)."""
+        if listed[checked.controller].state == "active":
+            return 0.0
+        await self.controllers.switch_to(checked.controller, listed)
+        link.wrench_sent = np.zeros(6)        # activation: the controller exerts nothing
+        return time.monotonic()
 
     # ------------------------------------------------------------ goals
     def _accepted(self, handle) -> None:
@@ -169,18 +196,32 @@ class ComplianceServer(Node):
         slot = self._active if self._active and self._active["handle"] is handle else \
             {"handle": handle, "preempted": True}
         result = Result()
-        checked = None
+        checked = link = None
         try:
-            await self._wait_fresh(handle, slot)
-            checked = check_goal(handle.request, self.cfg, await self._controller_layouts())
-            await self._switch_to(checked.controller, handle, slot)
-            code, message = await self._run(handle, slot, checked, result)
+            try:
+                listed = await self.controllers.controllers()
+            except ControllerCallFailed as err:
+                raise GoalFailure("SWITCH_FAILED", str(err)) from None
+            checked = check_goal(handle.request, self.cfg, {n: c.type for n, c in listed.items()})
+            link = self._link(checked.controller)
+            try:
+                await self._prepare(checked, link)
+            except ControllerCallFailed as err:
+                code = "INVALID_GOAL" if err.refused else "SWITCH_FAILED"
+                raise GoalFailure(code, str(err)) from None
+            self._check_interrupt(handle, slot)
+            try:
+                since = await self._switch(checked, listed, link)
+            except ControllerCallFailed as err:
+                raise GoalFailure("SWITCH_FAILED", str(err)) from None
+            await self._wait_fresh(handle, slot, link, since)
+            code, message = await self._run(handle, slot, checked, link, result)
         except InvalidGoal as err:
             code, message = "INVALID_GOAL", str(err)
         except GoalFailure as failure:
             code, message = failure.code, failure.message
-            if code == "CANCELLED" and checked is not None:
-                self._hold(checked)
+            if code == "CANCELLED" and link is not None:
+                self._hold(checked, link)
         except Exception as exc:  # a bug: report it, keep serving
             self.get_logger().error(f"compliant_move crashed:\n{traceback.format_exc()}")
             code, message = "INTERNAL_ERROR", f"{type(exc).__name__}: {exc}"
@@ -191,45 +232,58 @@ class ComplianceServer(Node):
         end_goal(handle, code, self.get_logger(), f"compliant_move: {code}: {message}")
         return result
 
-    def _measure(self, checked, state, force):
+    def _tip(self, checked, pose_msg) -> np.ndarray:
+        p = pose_msg.pose.position
+        return to_frame(checked.move.frame, (p.x, p.y, p.z))
+
+    def _measure(self, checked, pose_msg, force):
         """(tip in the task frame, normal force, in-plane error, full error)."""
-        p = state.tip.position
-        tip = to_frame(checked.move.frame, (p.x, p.y, p.z))
+        tip = self._tip(checked, pose_msg)
         error = tip - checked.move.target.position
         return tip, along_normal(checked.move.frame, force), float((error[:2] ** 2).sum() ** 0.5), \
             float((error ** 2).sum() ** 0.5)
 
-    def _hold(self, checked) -> None:
+    def _hold(self, checked, link) -> None:
         """Target the measured tip (cancel, a tripped guard): the tool stays where it is."""
-        if self.state is None:
-            return
-        p = self.state.tip.position
-        tip = to_frame(checked.move.frame, (p.x, p.y, p.z))
-        self._publish(checked, tip, self._wrench_sent.get(checked.controller))
+        if link.pose is not None:
+            self._publish(checked, link, self._tip(checked, link.pose), link.wrench_sent)
 
-    def _publish(self, checked, position, wrench) -> None:
-        command = checked.move.command(checked.layout, position, wrench)
-        self._command_pub(checked.controller).publish(Float64MultiArray(data=command.tolist()))
-        if wrench is not None:
-            self._wrench_sent[checked.controller] = np.asarray(wrench, float)
+    def _publish(self, checked, link, position, wrench) -> None:
+        """The target at `position` (task frame, the goal's orientation) and `wrench` (task axes)."""
+        frame = checked.move.frame
+        pose = Pose.from_se3(frame.to_se3() * Pose(position, checked.move.target.quaternion).to_se3())
+        stamp = self.get_clock().now().to_msg()
+        msg = PoseStamped()
+        msg.header.frame_id, msg.header.stamp = self.cfg.base_frame, stamp
+        p, o = msg.pose.position, msg.pose.orientation
+        p.x, p.y, p.z = (float(v) for v in pose.position)
+        o.x, o.y, o.z, o.w = (float(v) for v in pose.quaternion)
+        link.frame_pub.publish(msg)
+        if "wrench" in checked.takes:
+            base = rotate_twist(frame.rotation, np.asarray(wrench, float))
+            out = WrenchStamped()
+            out.header.frame_id, out.header.stamp = self.cfg.base_frame, stamp
+            f, t = out.wrench.force, out.wrench.torque
+            f.x, f.y, f.z, t.x, t.y, t.z = (float(v) for v in base)
+            link.wrench_pub.publish(out)
+            link.wrench_sent = np.asarray(wrench, float)
 
-    async def _run(self, handle, slot, checked, result):
-        state, _ = self._fresh()
-        p = state.tip.position
-        start = to_frame(checked.move.frame, (p.x, p.y, p.z))
-        t0 = stamp_seconds(state.header.stamp)
-        start_wrench = self._wrench_sent.get(checked.controller, np.zeros(6))
+    async def _run(self, handle, slot, checked, link, result):
+        pose, _ = self._fresh(link)
+        start = self._tip(checked, pose)
+        t0 = stamp_seconds(pose.header.stamp)
+        start_wrench = link.wrench_sent.copy()
         end = checked.move.duration + checked.hold
         guarded = checked.stop_force > 0.0
         period = 1.0 / self.cfg.command_rate
         next_feedback = 0.0
         while True:
             self._check_interrupt(handle, slot)
-            state, force = self._fresh()
-            elapsed = stamp_seconds(state.header.stamp) - t0
+            pose, force = self._fresh(link)
+            elapsed = stamp_seconds(pose.header.stamp) - t0
             wrench = checked.move.wrench_at(elapsed, start_wrench)
-            self._publish(checked, checked.move.position_at(elapsed, start), wrench)
-            tip, normal, in_plane, full = self._measure(checked, state, force)
+            self._publish(checked, link, checked.move.position_at(elapsed, start), wrench)
+            tip, normal, in_plane, full = self._measure(checked, pose, force)
             result.normal_force, result.in_plane_error, result.position_error = normal, in_plane, full
             if time.monotonic() >= next_feedback:   # feedback is for people and trees: 10 Hz
                 next_feedback = time.monotonic() + 1.0 / self.cfg.feedback_rate
@@ -237,12 +291,12 @@ class ComplianceServer(Node):
                 handle.publish_feedback(Feedback(normal_force=normal, in_plane_error=in_plane,
                                                  position_error=full, phase=phase))
             if guarded and normal >= checked.stop_force:
-                self._publish(checked, tip, wrench)
+                self._publish(checked, link, tip, wrench)
                 return "SUCCESS", (f"contact: {normal:.2f} N along the {checked.frame_name} normal "
                                    f"after {elapsed:.2f} s")
             if elapsed >= end:
                 if guarded:
-                    self._publish(checked, tip, wrench)
+                    self._publish(checked, link, tip, wrench)
                     return "NO_CONTACT", (f"no {checked.stop_force:g} N contact within "
                                           f"{checked.move.duration:g} s (force {normal:.2f} N)")
                 return "SUCCESS", (f"{checked.controller}: {normal:.2f} N, in-plane error "

@@ -25,11 +25,18 @@ With `controller_state: true`, once per control step (the command and the measur
 it; a sim-only record for demonstration datasets):
   pub  <ns>/sim/arm_control_steps                          robot_tasks_interfaces/JointControllerState
   pub  <ns>/sim/gripper_control_steps  (Panda)             robot_tasks_interfaces/JointControllerState
-An arm with compliant controllers (franka_press; controller_io.py, like controller_manager):
-  srv  <ns>/controller_manager/switch_controller           robot_tasks_interfaces/SwitchController
-  srv  <ns>/controller_manager/list_controllers            robot_tasks_interfaces/ListControllers
-  sub  <ns>/<controller>/command                           std_msgs/Float64MultiArray (flat command)
-  pub  <ns>/controller_state, <ns>/ft_sensor/wrench        CompliantControllerState, WrenchStamped
+Every arm's controller_manager (ros2_control kilted; controller_manager_io.py):
+  srv  <ns>/controller_manager/switch_controller           controller_manager_msgs/srv/SwitchController
+  srv  <ns>/controller_manager/list_controllers            controller_manager_msgs/srv/ListControllers
+An arm with compliant controllers <c> (franka_press: osc, hybrid_press; commanded like FZI's
+cartesian_compliance_controller, compliant_io.py):
+  sub  <ns>/<c>/target_frame, <ns>/<c>/target_wrench       geometry_msgs/PoseStamped, WrenchStamped
+  sub  <ns>/<c>/ft_sensor_wrench                           geometry_msgs/WrenchStamped (unused: see compliant_io.py)
+  pub  <ns>/<c>/current_pose, <ns>/<c>/current_twist       geometry_msgs/PoseStamped, TwistStamped (while active)
+  srv  <ns>/<c>/get_parameters, set_parameters, list_parameters  rcl_interfaces (stiffness.*, hand_frame_control)
+  sub  <ns>/joint_impedance/commands                       std_msgs/Float64MultiArray (joint positions)
+  pub  <ns>/franka_robot_state_broadcaster/external_wrench_in_base_frame, .../current_pose
+                                  (best effort, depth 1)   geometry_msgs/WrenchStamped, PoseStamped
   pub  <ns>/ground_truth/contact_force, .../tip_pose       WrenchStamped, PoseStamped (grading only)
 Scene-wide (relative to the node's namespace, except /clock):
   pub  /clock                 (best effort, depth 1)       rosgraph_msgs/Clock
@@ -44,5 +51,6 @@ Sim time stamps everything; /clock never goes backwards, not even across reset_s
 Parameters: see params.py.  Modules: node.py (SimNode), loop.py (stepping thread and
 executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, franka_gripper_io.py,
 ur_io.py, scene_io.py,
-perturb.py, trajectory_controller_io.py, controller_io.py, convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
+perturb.py, trajectory_controller_io.py, controller_io.py (controller_manager_io.py, compliant_io.py,
+controller_parameters.py, robot_state_io.py), convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
 """

@@ -4,8 +4,9 @@ A tree does contact work in three moves: reach a stand-off pose with a trajector
 (MoveToPose), touch and press with a compliant controller (CompliantMove: a guarded
 approach that stops at a force, then a press that holds a force along the surface's normal
 while the target slides in its plane), and hand the arm back to the trajectory controller
-(SwitchController activate="joint_trajectory") before the next MoveToPose. Which
-controller runs is visible in the XML, as is every target, force and stiffness.
+(SwitchController activate="joint_trajectory_controller" deactivate="osc") before the next
+MoveToPose. Which controller runs is visible in the XML, as is every target, force and
+stiffness.
 """
 from __future__ import annotations
 
@@ -65,13 +66,22 @@ class CompliantMove(RosActionNode):
 
 
 class SwitchController(RosServiceNode):
-    """Make `activate` the arm's running controller (robot_tasks_interfaces/srv/SwitchController,
-    shaped like controller_manager's); `deactivate` optionally names the one to stop."""
+    """Switch the arm's controllers through controller_manager (controller_manager_msgs/srv/
+    SwitchController, as ros2_control's controller_manager serves it).
+
+    `activate` and `deactivate` are "a;b" lists. One arm runs one controller: to hand the
+    arm from "osc" back to the trajectory controller, name both (activate=
+    "joint_trajectory_controller" deactivate="osc"); controller_manager refuses to activate a
+    controller while another one holds its joints. `strictness` "strict" (the default: all
+    or nothing, so a tree hears of any failure) or "best_effort". The leaf fails with
+    controller_manager's message when the response's `ok` is false.
+    """
 
     default_service_name = "controller_manager/switch_controller"
+    STRICTNESS = {"strict": 2, "best_effort": 1}      # SwitchController.Request.STRICT / BEST_EFFORT
 
     def __init__(self, name, config, ros_node):
-        from robot_tasks_interfaces.srv import SwitchController as Srv
+        from controller_manager_msgs.srv import SwitchController as Srv
 
         self.service_type = Srv
         super().__init__(name, config, ros_node)
@@ -79,14 +89,19 @@ class SwitchController(RosServiceNode):
     @classmethod
     def provided_ports(cls):
         return super().provided_ports() + [
-            InputPort("activate", str, description="controller to run, e.g. joint_trajectory"),
-            InputPort("deactivate", str, default="", description="'a;b' controllers to stop (optional)"),
-            OutputPort("message", str, description="what the switch did"),
+            InputPort("activate", str, default="", description="'a;b' controllers to activate"),
+            InputPort("deactivate", str, default="", description="'a;b' controllers to deactivate"),
+            InputPort("strictness", str, default="strict", description="strict | best_effort"),
+            OutputPort("message", str, description="controller_manager's answer"),
         ]
 
     def set_request(self, request) -> bool:
-        request.activate = parse_string_list(self.get_input("activate"), "activate")
-        request.deactivate = parse_string_list(self.get_input("deactivate"), "deactivate")
+        request.activate_controllers = parse_string_list(self.get_input("activate"), "activate")
+        request.deactivate_controllers = parse_string_list(self.get_input("deactivate"), "deactivate")
+        strictness = self.get_input("strictness")
+        if strictness not in self.STRICTNESS:
+            raise ValueError(f"strictness '{strictness}': use strict or best_effort")
+        request.strictness = self.STRICTNESS[strictness]
         return True
 
     def on_response(self, response) -> NodeStatus:

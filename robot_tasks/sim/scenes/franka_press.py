@@ -14,12 +14,16 @@ the wall along its normal while it slides to poses in the wall's plane.
   the joint trajectory controller.
 - Compliant controllers attached, inactive until `robot.controllers.switch(name)`:
   "joint_impedance" (inertial + gravity compensation), "osc" (pose, decoupled, nullspace
-  posture) and "hybrid_press" (wall_press_config: force on the wall frame's z); all read
-  the F/T sensor in `panda_hand_joint` (flange -> hand) tared at the switch.
+  posture) and "hybrid_press" (wall_press_config: force on the wall frame's z, stiffness
+  PRESS_STIFFNESS); all read the F/T sensor in `panda_hand_joint` (flange -> hand) tared at
+  the switch. Over ROS they are commanded like FZI's cartesian_compliance_controller
+  (robot_tasks/nodes/sim/compliant_io.py).
 
 The scene needs physics at >= 500 Hz; the World sub-steps automatically.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pybullet as p
@@ -81,8 +85,8 @@ def _approach_configuration(robot, kinematics) -> np.ndarray:
 @register_scene("franka_press", "Panda in torque mode pressing a 45°-tilted wall",
                 min_physics_rate=500.0)
 def build(world) -> None:
-    from robot_tasks.control.compliance import (JointImpedanceConfig, JointImpedanceController,
-                                                OperationalSpaceConfig,
+    from robot_tasks.control.compliance import (PRESS_STIFFNESS, JointImpedanceConfig,
+                                                JointImpedanceController, OperationalSpaceConfig,
                                                 OperationalSpaceController, wall_press_config)
     from robot_tasks.sim.compliant import arm_dynamics
     from robot_tasks.sim.controller_switch import add_compliant_controller
@@ -103,7 +107,10 @@ def build(world) -> None:
     osc = OperationalSpaceController(OperationalSpaceConfig(
         inertial_dynamics_decoupling=True, gravity_compensation=True,
         nullspace_control="position"), dynamics)
-    press = OperationalSpaceController(wall_press_config(), dynamics)
+    # the press's stiffness is its configuration (a cell's controllers.yaml), so a target
+    # without gains presses with PRESS_STIFFNESS
+    press = OperationalSpaceController(replace(wall_press_config(), motion_stiffness_task=PRESS_STIFFNESS),
+                                       dynamics)
     press.task_frame = wall_frame()
     for law in (osc, press):
         law.set_nullspace_target(q_start)

@@ -1,9 +1,12 @@
-"""compliance_server against a real franka_press sim over loopback DDS, real physics.
+"""compliance_server against a real franka_press sim over loopback DDS, real physics: the
+server as a client of controller_manager (controller_manager_msgs), of FZI-style controller
+topics and parameters, and of the Franka's external wrench.
 
 One sim, one compliance_server and one tree_executor per module (starting them costs
 seconds); the tests run in file order on the arm they share: bad goals first (nothing
 moves), then a guarded touch and a 10 N press through the action, graded on the sim's
-ground truth (contact points), then the CompliantMove / SwitchController leaves in trees.
+ground truth (contact points), a goal's stiffness set as the controller's parameters and
+restored after, then the CompliantMove / SwitchController leaves in trees.
 """
 from __future__ import annotations
 
@@ -12,15 +15,17 @@ import time
 
 import numpy as np
 import pytest
-from geometry_msgs.msg import WrenchStamped
+from controller_manager_msgs.srv import ListControllers
+from geometry_msgs.msg import PoseStamped, WrenchStamped
 from paths import TEST_TREES
-from ros_sim_helpers import Recorder
+from rcl_interfaces.srv import GetParameters
+from ros_sim_helpers import Recorder, call_service
 
 from robot_tasks.control.compliance.compliant_move import along_normal
 from robot_tasks.ros.error_codes import code_name
 from robot_tasks.sim.scenes.franka_press import wall_frame
+from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks_interfaces.action import CompliantMove, ExecuteTree
-from robot_tasks_interfaces.msg import CompliantControllerState
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(240)]
 
@@ -53,6 +58,20 @@ def client(probe, nodes):
 def contact(probe, nodes):
     """Ground-truth contact force, as the sim publishes it for grading."""
     return Recorder(probe, WrenchStamped, "/panda/ground_truth/contact_force")
+
+
+def active(probe) -> list:
+    response = call_service(probe, ListControllers, "/panda/controller_manager/list_controllers",
+                            ListControllers.Request())
+    return [c.name for c in response.controller if c.state == "active" and c.claimed_interfaces]
+
+
+def stiffness_of(probe, controller: str) -> list:
+    names = ["stiffness.trans_x", "stiffness.trans_y", "stiffness.trans_z",
+             "stiffness.rot_x", "stiffness.rot_y", "stiffness.rot_z"]
+    values = call_service(probe, GetParameters, f"/panda/{controller}/get_parameters",
+                          GetParameters.Request(names=names)).values
+    return [v.double_value for v in values]
 
 
 def goal(controller="osc", pose=(0.0, 0.0, -0.03), frame="wall", force=0.0, stiffness=(), **times):
@@ -95,21 +114,19 @@ def unnormalized_pose():
      "stiffness[0] = 5000 is outside its limits [0, 1000]"),
     (lambda: goal(frame="moon"), "unknown frame 'moon'"),
     (lambda: goal(controller="teleport"), "controller 'teleport' is not a compliant controller"),
-    (lambda: goal(controller="joint_trajectory"), "controller 'joint_trajectory' is not a compliant"),
-    (lambda: goal(force=5.0), "controls no force"),
+    (lambda: goal(controller="joint_trajectory_controller"),
+     "controller 'joint_trajectory_controller' is not a compliant"),
+    (lambda: goal(controller="joint_impedance"), "controller 'joint_impedance' is not a compliant"),
     (lambda: goal(duration=-1.0), "duration must be >= 0"),
-    (lambda: goal(stiffness=(100,) * 6), "its gains are fixed"),
 ], ids=["nan_pose", "unnormalized_pose", "too_stiff", "unknown_frame", "unknown_controller", "trajectory_controller",
-        "force_for_osc", "negative_duration", "stiffness_for_fixed_gains"])
+        "joint_impedance", "negative_duration"])
 def test_a_bad_goal_ends_invalid_goal_with_the_reason_and_nothing_moves(probe, client, nodes, make, words):
     result, _ = run(probe, client, make())
     assert code_name(CompliantMove.Result, result.error_code) == "INVALID_GOAL", result.message
     assert words in result.message, result.message
     for proc in nodes.values():
         assert proc.is_running(), f"{proc.name} died"
-    state = Recorder(probe, CompliantControllerState, "/panda/controller_state")
-    assert state.latest(timeout=5.0).active == "joint_trajectory", "a bad goal must not switch"
-    state.close()
+    assert active(probe) == ["joint_trajectory_controller"], "a bad goal must not switch"
 
 
 def test_guarded_touch_then_press_10_newton_along_the_normal(probe, client, contact):
@@ -139,21 +156,23 @@ def test_a_guarded_move_that_meets_nothing_ends_no_contact(probe, client):
 
 
 def test_a_cancelled_move_ends_cancelled_and_the_tool_stays_where_it_was(probe, client):
+    targets = Recorder(probe, PoseStamped, "/panda/osc/target_frame")
+    tips = Recorder(probe, PoseStamped, "/panda/osc/current_pose")
     handle = probe.wait_future(client.send_goal_async(goal("osc", pose=(0.0, 0.0, -0.10), duration=3.0)),
                                10.0, "goal response")
-    state = Recorder(probe, CompliantControllerState, "/panda/controller_state")
-    state.wait_for(lambda m: m.active == "osc", "osc active", 5.0)
+    tips.wait_for(lambda m: True, "osc active", 5.0)
     time.sleep(0.6)                                  # part of the way: the target is moving
     probe.wait_future(handle.cancel_goal_async(), 10.0, "cancel response")
     result = probe.wait_future(handle.get_result_async(), 10.0, "the cancelled result").result
     assert code_name(CompliantMove.Result, result.error_code) == "CANCELLED", result.message
     time.sleep(0.5)
-    last = state.latest()
-    held = np.array([last.target.position.x, last.target.position.y, last.target.position.z])
-    tip = np.array([last.tip.position.x, last.tip.position.y, last.tip.position.z])
-    assert np.linalg.norm(held - tip) < 3e-3, "after a cancel the target is where the tool is"
+    last, tip = targets.latest().pose.position, tips.latest().pose.position
+    held = np.array([last.x, last.y, last.z]) - np.array([tip.x, tip.y, tip.z])
+    assert np.linalg.norm(held) < 3e-3, "after a cancel the target is where the tool is"
     assert result.position_error > 0.02, "it was cancelled on the way, not at the goal"
-    state.close()
+    assert active(probe) == ["osc"]
+    targets.close()
+    tips.close()
 
 
 def test_a_newer_goal_preempts_the_running_one(probe, client):
@@ -164,6 +183,22 @@ def test_a_newer_goal_preempts_the_running_one(probe, client):
     result = probe.wait_future(first.get_result_async(), 10.0, "the first result").result
     assert code_name(CompliantMove.Result, result.error_code) == "PREEMPTED", result.message
     assert second.error_code == CompliantMove.Result.SUCCESS and second.position_error < 3e-3, second.message
+
+
+def test_a_goals_stiffness_is_set_on_the_controller_and_the_configured_one_restored(probe, client):
+    assert stiffness_of(probe, "hybrid_press") == list(PRESS_STIFFNESS)
+    soft = (600.0, 600.0, 100.0, 300.0, 300.0, 300.0)
+    touch, _ = run(probe, client, goal("osc", pose=(0.0, 0.0, 0.01), duration=2.0, stop_force=1.0))
+    assert touch.error_code == CompliantMove.Result.SUCCESS, touch.message
+    press, _ = run(probe, client, goal("hybrid_press", pose=(0.0, 0.0, 0.0), force=5.0, stiffness=soft,
+                                       duration=0.3, hold=0.3))
+    assert press.error_code == CompliantMove.Result.SUCCESS, press.message
+    assert stiffness_of(probe, "hybrid_press") == list(soft)
+    again, _ = run(probe, client, goal("hybrid_press", pose=(0.0, 0.0, 0.0), force=5.0, duration=0.2))
+    assert again.error_code == CompliantMove.Result.SUCCESS, again.message
+    assert stiffness_of(probe, "hybrid_press") == list(PRESS_STIFFNESS), "no stiffness: the configured one"
+    off, _ = run(probe, client, goal("osc", pose=(0.0, 0.0, -0.04), duration=0.6))
+    assert off.error_code == CompliantMove.Result.SUCCESS, off.message
 
 
 def execute(probe, tree_id: str, timeout: float = 30.0):
@@ -179,9 +214,7 @@ def execute(probe, tree_id: str, timeout: float = 30.0):
 def test_the_leaves_in_a_tree_move_compliantly_then_switch_back(probe, client):
     result = execute(probe, "CompliantBackOff")
     assert result.node_status == "SUCCESS", result.return_message
-    state = Recorder(probe, CompliantControllerState, "/panda/controller_state")
-    assert state.latest(timeout=5.0).active == "joint_trajectory"
-    state.close()
+    assert active(probe) == ["joint_trajectory_controller"]
 
 
 def test_a_leaf_with_a_bad_goal_or_switch_fails_naming_the_reason(probe, client, nodes):
@@ -190,6 +223,6 @@ def test_a_leaf_with_a_bad_goal_or_switch_fails_naming_the_reason(probe, client,
     assert "INVALID_GOAL" in result.return_message and "stiffness[0]" in result.return_message, \
         result.return_message
     result = execute(probe, "SwitchToNowhere")
-    assert result.node_status == "FAILURE" and "unknown controller" in result.return_message, \
-        result.return_message
+    assert result.node_status == "FAILURE", result.return_message
+    assert "Could not activate controller with name 'teleport'" in result.return_message, result.return_message
     assert all(proc.is_running() for proc in nodes.values())

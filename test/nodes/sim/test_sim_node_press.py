@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+import yaml
 from controller_manager_msgs.srv import ListControllers, SwitchController
 from geometry_msgs.msg import PoseStamped, WrenchStamped
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
@@ -19,6 +20,7 @@ from sensor_msgs.msg import JointState
 from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks.control.compliance.compliant_move import to_frame
 from robot_tasks.sim.scenes.franka_press import wall_frame
+from paths import REPO
 from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(180)]
@@ -30,6 +32,7 @@ JTC = "joint_trajectory_controller"
 COMPLIANCE = "cartesian_compliance_controller/CartesianComplianceController"
 BEST_EFFORT_1 = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 WALL = wall_frame()
+GRAPH = REPO / "config" / "franka_press_graph.yaml"
 
 
 def switch(probe, activate, deactivate=(), strictness=SwitchController.Request.STRICT):
@@ -71,6 +74,32 @@ def test_list_controllers_shows_the_bringup_with_types_and_claimed_interfaces(pr
     assert controllers["joint_impedance"].type == "robot_tasks/JointImpedanceController"
     assert controllers["franka_robot_state_broadcaster"].state == "active"
     assert jtc.update_rate == 720
+
+
+def test_the_sim_offers_the_graph_a_real_franka_ros2_installation_offers(probe):
+    """config/franka_press_graph.yaml: every service, topic (with its direction and QoS) and
+    controller of the real cell's list, on the sim with the same types."""
+    graph = yaml.safe_load(GRAPH.read_text())
+    ns = "/" + graph["namespace"]
+    node = probe.node
+
+    def full(entry):
+        return f"{ns}/{entry['name']}"
+
+    services = dict(node.get_service_names_and_types())
+    missing = [e["name"] for e in graph["services"] if e["type"] not in services.get(full(e), [])]
+    assert not missing, f"services missing or of another type: {missing}"
+    for kind, info in (("subscribed", node.get_subscriptions_info_by_topic),
+                       ("published", node.get_publishers_info_by_topic)):
+        for entry in graph[kind]:
+            endpoints = [i for i in info(full(entry)) if i.node_name == "sim"]
+            assert endpoints, f"the sim has no {kind} endpoint on {full(entry)}"
+            assert {i.topic_type for i in endpoints} == {entry["type"]}, full(entry)
+            if "reliability" in entry:
+                assert {i.qos_profile.reliability.name.lower() for i in endpoints} == {entry["reliability"]}
+    listed = call_service(probe, ListControllers, LIST, ListControllers.Request()).controller
+    assert {(c.name, c.type, c.state) for c in listed} == {
+        (c["name"], c["type"], c["state"]) for c in graph["controllers"]}
 
 
 def test_hybrid_press_stiffness_is_a_parameter_of_the_controller(probe):
