@@ -38,6 +38,9 @@ cartesian_compliance_controller, compliant_io.py):
   pub  <ns>/franka_robot_state_broadcaster/external_wrench_in_base_frame, .../current_pose
                                   (best effort, depth 1)   geometry_msgs/WrenchStamped, PoseStamped
   pub  <ns>/ground_truth/contact_force, .../tip_pose       WrenchStamped, PoseStamped (grading only)
+The UR10's F/T sensor, as its driver offers it (ur_ft_io.py):
+  pub  <ns>/force_torque_sensor_broadcaster/wrench         geometry_msgs/WrenchStamped (tool0_controller)
+  srv  <ns>/io_and_status_controller/zero_ftsensor         std_srvs/srv/Trigger
 Scene-wide (relative to the node's namespace, except /clock):
   pub  /clock                 (best effort, depth 1)       rosgraph_msgs/Clock
   pub  camera/image_raw (rgb8), camera/depth/image_raw (32FC1 m)  sensor_msgs/Image
@@ -52,5 +55,5 @@ Parameters: see params.py.  Modules: node.py (SimNode), loop.py (stepping thread
 executor thread), inbox.py (callbacks -> stepping thread), robot_io.py, franka_gripper_io.py,
 ur_io.py, scene_io.py,
 perturb.py, trajectory_controller_io.py, controller_io.py (controller_manager_io.py, compliant_io.py,
-controller_parameters.py, robot_state_io.py), convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
+controller_parameters.py, robot_state_io.py, ur_ft_io.py), convert.py, wire.py (pre-serialized hot topics), bench.py (step rate).
 """

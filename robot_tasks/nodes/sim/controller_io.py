@@ -19,12 +19,18 @@ an arm with compliant controllers (franka_press) — compliant_io.py, one set pe
 a Franka whose controllers read an F/T sensor — robot_state_io.py (best effort):
   pub  <ns>/franka_robot_state_broadcaster/external_wrench_in_base_frame   WrenchStamped
   pub  <ns>/franka_robot_state_broadcaster/current_pose                    PoseStamped
+a UR — ur_ft_io.py:
+  pub  <ns>/force_torque_sensor_broadcaster/wrench                         WrenchStamped
+  srv  <ns>/io_and_status_controller/zero_ftsensor                         std_srvs/Trigger
 and, for tests and grading only (no controller, server or tree reads them):
   pub  <ns>/ground_truth/contact_force   WrenchStamped: contact normal forces between the
                                          robot and the scene's static bodies, world axes
   pub  <ns>/ground_truth/tip_pose        PoseStamped: the tool pose from the physics engine
 
 The joint trajectory controller's own topics and action are trajectory_controller_io.py's.
+list_controllers also names what other parts of the sim serve as ros2_control controllers:
+a RobotIO attribute `listed_controllers`, (name, type) pairs, read at each call (e.g. the
+UR's io_and_status_controller, ur_controllers/GPIOController).
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ import numpy as np
 import pybullet as p
 from geometry_msgs.msg import PoseStamped, WrenchStamped
 
-from robot_tasks.nodes.sim import robot_state_io
+from robot_tasks.nodes.sim import robot_state_io, ur_ft_io
 from robot_tasks.nodes.sim.compliant_io import CompliantIO, fill_wrench
 from robot_tasks.nodes.sim.controller_manager_io import (Broadcaster, ControllerManagerIO,
                                                          joint_state_broadcaster)
@@ -54,6 +60,10 @@ class ControllerIO:
         if franka and switch.sensor is not None:
             self.franka_state = robot_state_io.FrankaStateIO(node, robot_io)
             broadcasters.append(Broadcaster(robot_state_io.NAME, robot_state_io.BROADCASTER_TYPE))
+        self.ur_ft = None
+        if not franka and ur_ft_io.has_ur_sensor_joint(robot):
+            self.ur_ft = ur_ft_io.URForceTorqueIO(node, robot_io)
+            broadcasters.append(Broadcaster(*ur_ft_io.BROADCASTER))
         self.manager = ControllerManagerIO(node, robot_io, broadcasters)
         self.compliant = [CompliantIO(node, robot_io, name) for name in switch.compliant]
         self._truth = None
@@ -68,6 +78,8 @@ class ControllerIO:
             controller.publish(ros_seconds)
         if self.franka_state is not None:
             self.franka_state.publish(ros_seconds)
+        if self.ur_ft is not None:
+            self.ur_ft.publish(ros_seconds)
         if self._truth is not None:
             self._publish_truth(ros_seconds)
 

@@ -13,7 +13,8 @@ as ros2_control's controller_manager (branch kilted) serves them:
   switches nothing. `activate_asap` changes nothing here: the sim's hardware is always ready.
 * list_controllers answers a ControllerState per controller: the broadcasters the sim
   serves (joint_state_broadcaster always, franka_robot_state_broadcaster for a Franka with an
-  F/T sensor), the joint trajectory controller (`joint_trajectory_controller`, type
+  F/T sensor, force_torque_sensor_broadcaster for a UR; whatever else the RobotIO names in
+  `listed_controllers`), the joint trajectory controller (`joint_trajectory_controller`, type
   joint_trajectory_controller/JointTrajectoryController) and the arm's compliant controllers
   with their types; `state` "active" or "inactive", `claimed_interfaces` what an active one
   holds, `required_command_interfaces` / `required_state_interfaces` what it needs,
@@ -69,8 +70,13 @@ class ControllerManagerIO:
         return self.robot_io.robot.controllers     # rebuilt with the robot on a reset
 
     # --- stepping thread -------------------------------------------------------------------
+    def _broadcasters(self) -> list[Broadcaster]:
+        """Ours, and what other parts of the sim list (RobotIO.listed_controllers: (name, type))."""
+        others = [Broadcaster(name, kind) for name, kind in getattr(self.robot_io, "listed_controllers", ())]
+        return self.broadcasters + others
+
     def _listed(self) -> dict:
-        listed = {b.name: Listed(True, (), switchable=False) for b in self.broadcasters}
+        listed = {b.name: Listed(True, (), switchable=False) for b in self._broadcasters()}
         for entry in self.switch.entries():
             listed[entry.name] = Listed(entry.active, entry.command_interfaces)
         return listed
@@ -88,7 +94,7 @@ class ControllerManagerIO:
         rate = int(round(self.robot_io.robot.world.physics_rate))
         states = [ControllerState(name=b.name, state="active", type=b.type, update_rate=rate,
                                   required_state_interfaces=list(b.state_interfaces))
-                  for b in self.broadcasters]
+                  for b in self._broadcasters()]
         for entry in self.switch.entries():
             states.append(ControllerState(
                 name=entry.name, state="active" if entry.active else "inactive", type=entry.type,
