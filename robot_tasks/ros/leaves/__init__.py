@@ -18,7 +18,7 @@ executor: the leaves create clients and subscriptions on first use.
 | GripperCommand     | action    | robot_tasks_interfaces/action/GripperCommand |
 | DetectObjects      | action    | robot_tasks_interfaces/action/DetectObjects |
 | CompliantMove      | action    | robot_tasks_interfaces/action/CompliantMove |
-| SwitchController   | service   | robot_tasks_interfaces/srv/SwitchController |
+| SwitchController   | service   | controller_manager_msgs/srv/SwitchController |
 | TopicCondition     | condition | any topic (freshness / field == value)     |
 | TopicToBlackboard  | action    | any topic (message or field -> blackboard) |
 | TriggerService     | action    | std_srvs/srv/Trigger                       |
