@@ -1,19 +1,16 @@
-"""Gripper goal checks and "are the fingers done?" judgement (pure: no ROS imports).
+"""Gripper goal checks (pure: no ROS imports).
 
-A parallel gripper is done when either
-- the measured width is within `width_tolerance` of the target (reached_goal), or
-- the fingers stopped moving (width changed less than `stall_distance` during the last
-  `stall_window` seconds); stopped wider than target + `stall_margin` while closing
-  means something is between them (object_detected).
-The command keeps acting after the goal ends (forward_command_controller style), so a
-grasp stays squeezed with max_effort while the arm moves. FORCE_HOLD is a PARALLEL goal
-whose command also tells the gripper to switch to force control once an object stops the
-fingers: from then on each finger pushes with max_effort, whatever the width.
+A GripperCommand goal (robot_tasks_interfaces) names a mode: PARALLEL (fingers to `width`
+with at most `max_effort`), FORCE_HOLD (the same; once an object stops the fingers they keep
+pushing with max_effort) or SUCTION (vacuum on / off). `check_goal` turns a goal into a
+ParallelCommand or a SuctionCommand for the gripper the server drives, or refuses it.
+How a command becomes a real driver's action, and how its answer is read, is
+robot_tasks.control.gripper_drivers; a driver that does not answer is an error, never a
+grasp.
 """
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass
 
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
@@ -31,10 +28,8 @@ class GripperSettings:
     max_width: float             # m
     default_effort: float        # N
     max_effort: float            # N
-    width_tolerance: float       # m
-    stall_margin: float          # m
-    stall_distance: float        # m
-    stall_window: float          # s
+    width_tolerance: float       # m: a width this close to the target reached it
+    stall_margin: float          # m: closing, stopped wider than target + this = an object
     default_timeout: float       # s
     suction_settle_time: float   # s to wait for an attachment after vacuum on
 
@@ -86,41 +81,9 @@ def check_goal(mode: str | None, width: float, max_effort: float, suction_on: bo
                            effort or settings.default_effort, limit, force_hold=mode == FORCE_HOLD)
 
 
-class StallDetector:
-    """Feeds (time, width) samples; `stalled()` once the width stayed within
-    `distance` for the last `window` seconds (and at least `window` has been observed)."""
-
-    def __init__(self, window: float, distance: float):
-        self.window, self.distance = window, distance
-        self._samples: deque = deque()
-
-    def add(self, t: float, width: float) -> None:
-        self._samples.append((t, width))
-        while len(self._samples) > 2 and self._samples[1][0] <= t - self.window:
-            self._samples.popleft()
-
-    def stalled(self) -> bool:
-        if len(self._samples) < 2:
-            return False
-        t0, t1 = self._samples[0][0], self._samples[-1][0]
-        widths = [w for _, w in self._samples]
-        return t1 - t0 >= self.window - 1e-9 and max(widths) - min(widths) < self.distance
-
-
 @dataclass(frozen=True)
 class Verdict:
-    done: bool
+    """How a finished parallel-gripper goal ended (the result's fields of the same names)."""
+
     reached_goal: bool
     object_detected: bool
-
-
-def judge_parallel(width: float, target: float, stalled: bool, settings: GripperSettings,
-                   closing: bool) -> Verdict:
-    """Is a parallel-gripper goal finished, and how?"""
-    reached = abs(width - target) <= settings.width_tolerance
-    if reached:
-        return Verdict(True, True, False)
-    if stalled:
-        blocked = closing and width > target + settings.stall_margin
-        return Verdict(True, False, blocked)
-    return Verdict(False, False, False)

@@ -48,4 +48,3 @@ def under(namespace: str, name: str) -> str:
 # controller uses (joint_trajectory_controller/controller_state is control_msgs') is taken.
 ARM_STATE_TOPIC = "sim/arm_control_steps"          # robot_tasks_interfaces/JointControllerState
 GRIPPER_STATE_TOPIC = "sim/gripper_control_steps"  # robot_tasks_interfaces/JointControllerState
-GRIPPER_FORCE_HOLD = 1.0   # third number of a gripper_controller/commands message: force hold

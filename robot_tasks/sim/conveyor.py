@@ -11,7 +11,8 @@ again, because compound bins are the most expensive bodies in the scene.
 
 Like a PLC-driven belt it can be paused (`running = False`): bins on it keep still
 (their x velocity is set to zero, as a stopped belt's friction would hold them) and no
-new bin enters until it runs again. The sim node serves this as `conveyor/run`.
+new bin enters until it runs again. The sim wires `running` to a UR digital output, as a
+belt's PLC is wired to a robot (robot_tasks/nodes/sim/ur_io.py: `set_io` switches it).
 """
 from __future__ import annotations
 

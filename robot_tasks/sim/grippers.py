@@ -26,8 +26,10 @@ class ParallelGripperState:
 class ParallelGripper:
     """Two prismatic fingers commanded together by width, with a force limit.
 
-    PyBullet ignores URDF <mimic>, so both fingers get the same target (width/2 each);
-    commanding one finger alone shoves a grasped cube sideways.  Position mode is
+    PyBullet ignores URDF <mimic>, so both fingers get the same target (width/2 each), and
+    a gear constraint couples them as the Franka Hand's mechanism does (one drive, both
+    fingers mirrored): without it the two force-limited fingers float as a pair, and a held
+    cube drifts a centimetre along the closing axis while the arm carries it.  Position mode is
     `command(width, max_effort)`; effort mode is `grasp(max_effort)`, which closes
     fully and lets the force limit decide where the fingers stop.
 
@@ -60,11 +62,22 @@ class ParallelGripper:
         self.force_mode = False     # ... and an object stopped the fingers: force-controlled now
         self._feedback = [0.0, 0.0]
         self.record_steps = False
+        self._couple_fingers()
         self.command(self.max_width)
 
-    def command(self, width: float, max_effort: float | None = None, force_hold: bool = False) -> None:
+    def _couple_fingers(self) -> None:
+        """finger 2 mirrors finger 1 (gear ratio -1), as in pybullet's own Panda example."""
+        cid = self.robot.world.client
+        gear = p.createConstraint(self.robot.body_id, self._idx[0], self.robot.body_id, self._idx[1],
+                                  jointType=p.JOINT_GEAR, jointAxis=[1, 0, 0], parentFramePosition=[0, 0, 0],
+                                  childFramePosition=[0, 0, 0], physicsClientId=cid)
+        p.changeConstraint(gear, gearRatio=-1, erp=0.1, maxForce=50, physicsClientId=cid)
+
+    def command(self, width: float, max_effort: float | None = None, force_hold: bool = False,
+                speed: float | None = None) -> None:
         """Move the fingers to `width` metres apart, each pushing at most `max_effort` N;
-        with `force_hold`, switch to pushing with max_effort once an object stops them."""
+        with `force_hold`, switch to pushing with max_effort once an object stops them;
+        `speed` (m/s of width, None = as fast as the motors go) limits how fast they move."""
         effort = self.default_effort if max_effort is None else max_effort
         if not (math.isfinite(width) and math.isfinite(effort)):
             raise CommandRejected(f"gripper width {width} / effort {effort} must be finite numbers")
@@ -72,13 +85,21 @@ class ParallelGripper:
             raise CommandRejected(f"gripper width {width:.4f} outside [0, {self.max_width:.4f}] m")
         if not 0.0 < effort <= self.effort_limit:
             raise CommandRejected(f"gripper effort {effort} outside (0, {self.effort_limit}] N")
+        if speed is not None and not (math.isfinite(speed) and speed > 0.0):
+            raise CommandRejected(f"gripper speed {speed} must be a positive finite number")
         self.commanded_width = float(min(max(width, 0.0), self.max_width))
         self.max_effort = float(effort)
         self.force_hold, self.force_mode = bool(force_hold), False
         half = self.commanded_width / 2.0
-        p.setJointMotorControlArray(self.robot.body_id, self._idx, p.POSITION_CONTROL,
-                                    targetPositions=[half, half], forces=[effort, effort],
-                                    physicsClientId=self.robot.world.client)
+        cid = self.robot.world.client
+        if speed is None:
+            p.setJointMotorControlArray(self.robot.body_id, self._idx, p.POSITION_CONTROL,
+                                        targetPositions=[half, half], forces=[effort, effort],
+                                        physicsClientId=cid)
+            return
+        for joint in self._idx:        # each finger moves half the width: speed / 2
+            p.setJointMotorControl2(self.robot.body_id, joint, p.POSITION_CONTROL, targetPosition=half,
+                                    force=effort, maxVelocity=speed / 2.0, physicsClientId=cid)
 
     def open(self, max_effort: float | None = None) -> None:
         self.command(self.max_width, max_effort)

@@ -16,9 +16,6 @@ from robot_tasks.ros.joint_state_cache import JointStateCache, PollGaps
 from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
 from robot_tasks.control.robot_defaults import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
                                           pose_from_list)
-from robot_tasks.control.gripper_logic import (MODE_NOT_SUPPORTED, PARALLEL, SUCTION,
-                                           GripperSettings, ParallelCommand, StallDetector,
-                                           SuctionCommand, check_goal, judge_parallel)
 
 DOWN = (1.0, 0.0, 0.0, 0.0)
 PANDA_FRAMES = FrameMap("panda_link0", Pose([0.0, 0.0, 0.625]))
@@ -27,9 +24,6 @@ DEFAULTS = MotionDefaults(position_tolerance=0.005, orientation_tolerance=0.02, 
                           velocity_scaling=0.5, timeout=30.0)
 PLANNER = PlannerSettings(ik_method="dls", ik_restarts=8, max_dq=0.006, min_steps=40, ramp_time=0.2,
                           planning_time=2.0, cartesian_step=0.005)
-PARALLEL_GRIPPER = GripperSettings(gripper_type="parallel", max_width=0.08, default_effort=20.0, max_effort=140.0,
-                                   width_tolerance=0.002, stall_margin=0.002, stall_distance=0.0005,
-                                   stall_window=0.2, default_timeout=5.0, suction_settle_time=0.5)
 
 
 def failure_of(fn, *args, **kwargs) -> MotionFailure:
@@ -232,34 +226,6 @@ def test_ur10_free_plan():
     assert pose_distance(kin.fk(pts[-1]), req.target_in_base)[0] < 1e-3
 
 
-# ------------------------------------------------------------------ gripper
-def test_gripper_goal_checks():
-    parallel, suction = PARALLEL_GRIPPER, replace(PARALLEL_GRIPPER, gripper_type="suction")
-    assert check_goal(PARALLEL, 0.0, 0.0, False, 0.0, parallel) == ParallelCommand(0.0, 20.0, 5.0)
-    assert check_goal(SUCTION, 0.0, 0.0, True, 1.0, suction) == SuctionCommand(True, 1.0)
-    assert failure_of(check_goal, SUCTION, 0, 0, True, 0, parallel).code == MODE_NOT_SUPPORTED
-    assert failure_of(check_goal, PARALLEL, 0.04, 0, False, 0, suction).code == MODE_NOT_SUPPORTED
-    for width, effort in ((0.09, 10.0), (math.nan, 10.0), (0.04, -1.0), (0.04, 500.0)):
-        assert failure_of(check_goal, PARALLEL, width, effort, False, 0,
-                          parallel).code == ErrorCode.INVALID_GOAL
-    assert failure_of(check_goal, 5, 0, 0, False, 0, parallel).code == ErrorCode.INVALID_GOAL
-
-
-def test_stall_detection_and_verdicts():
-    s = PARALLEL_GRIPPER
-    stall = StallDetector(0.2, 0.0005)
-    for i in range(10):                         # closing: 3 mm per 50 ms
-        stall.add(i * 0.05, 0.08 - 0.003 * i)
-    assert not stall.stalled()
-    for i in range(10, 16):                      # stopped on a 5 cm object
-        stall.add(i * 0.05, 0.0501)
-    assert stall.stalled()
-    assert judge_parallel(0.0501, 0.0, True, s, closing=True).object_detected
-    assert not judge_parallel(0.0501, 0.0, False, s, closing=True).done
-    reached = judge_parallel(0.0795, 0.08, False, s, closing=False)
-    assert reached.done and reached.reached_goal and not reached.object_detected
-
-
 def test_pure_modules_import_without_ros():
     code = ("import sys; import robot_tasks.control.motion_request, "
             "robot_tasks.control.motion_pipeline, robot_tasks.control.robot_defaults, "
@@ -322,14 +288,3 @@ def test_bounded_commands_sampled_per_control_step_stay_within_max_dq(panda):
     samples = np.array([interp.sample(k * dt)[0] for k in range(int(interp.duration / dt) + 2)])
     assert np.abs(np.diff(samples, axis=0)).max() <= 0.006 + 1e-12
     assert np.abs(np.diff(samples, axis=0)).max() > 0.003   # full speed: the bound is what limits it
-
-
-def test_force_hold_is_a_parallel_goal_that_asks_for_force_control():
-    from robot_tasks.control.gripper_logic import FORCE_HOLD
-
-    command = check_goal(FORCE_HOLD, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER)
-    assert command == ParallelCommand(0.0, 10.0, 5.0, force_hold=True)
-    assert check_goal(PARALLEL, 0.0, 10.0, False, 0.0, PARALLEL_GRIPPER).force_hold is False
-    suction = replace(PARALLEL_GRIPPER, gripper_type="suction")
-    assert failure_of(check_goal, FORCE_HOLD, 0.0, 10.0, False, 0.0, suction).code == MODE_NOT_SUPPORTED
-    assert failure_of(check_goal, FORCE_HOLD, 0.0, -1.0, False, 0.0, PARALLEL_GRIPPER).code == ErrorCode.INVALID_GOAL

@@ -8,9 +8,13 @@ servers need nothing but what a real driver offers (shared/ARCHITECTURE.md):
                joint_trajectory topic, as ros2_controllers' JTC does (jtc_standin.py, written
                from JTC's documentation and source; parameters `jtc_active`,
                `jtc_path_tolerance`, `jtc_goal_tolerance`, `jtc_goal_time`, `max_joint_speed`)
-    subscribes gripper_controller/commands (std_msgs/Float64MultiArray [width, max_effort]):
-               fingers move toward width/2 each at `finger_speed`; with
-               `object_width` > 0 they stop there when closing (a grasped object)
+    serves     franka_gripper's actions, stop service and joint_states under franka_gripper/,
+               as franka_ros2's franka_gripper does (franka_gripper_standin.py, written from
+               its documentation and source); `object_width` > 0: an object that wide
+               between the fingers; `finger_speed` caps each finger's speed (m/s);
+               `gripper` false: no gripper driver at all (the fingers stay in joint_states,
+               as joint_state_publisher keeps a joint nobody reports)
+    publishes  joint_states with the fingers, merged as franka_ros2's joint_state_publisher does
 Faster than real time, like the sim at rtf 0: `clock_speedup` > 0 publishes /clock running
 that many times faster than the wall clock and follows trajectories and moves the fingers
 on it; `command_delay` wall seconds pass before a command takes effect (in transit).
@@ -25,20 +29,20 @@ from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # repo root, for robot_tasks
-sys.path.insert(0, str(Path(__file__).resolve().parent))      # test/support, for jtc_standin
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # test/support, for the stand-ins
 
 from robot_tasks.ros.dds import configure_loopback_dds  # noqa: E402  (imports no ROS)
 from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
-import numpy as np  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.time import Time  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
-from std_msgs.msg import Float64MultiArray, String  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
+from franka_gripper_standin import StandInFrankaGripper  # noqa: E402
 from jtc_standin import StandInJTC  # noqa: E402
 
 ARM = [f"panda_joint{i}" for i in range(1, 8)]
@@ -65,11 +69,9 @@ class FakeDriver(Node):
         self.finger_speed = float(self.declare_parameter("finger_speed", 0.1).value)
         self.clock_speedup = float(self.declare_parameter("clock_speedup", 0.0).value)
         self.command_delay = float(self.declare_parameter("command_delay", 0.0).value)
-        self.delayed = deque()                   # (wall time due, apply function, message), in order
+        self.delayed = deque()                   # (wall time due, apply function, args), in order
         self.wall0 = time.monotonic()
         self.clock_pub = self.create_publisher(Clock, "/clock", 10) if self.clock_speedup > 0 else None
-        self.fingers = 0.04                      # each finger's position (m)
-        self.finger_target = 0.04
         self.jtc = StandInJTC(
             self, ARM, HOME, self.driver_time,
             active=bool(self.declare_parameter("jtc_active", True).value),
@@ -80,8 +82,10 @@ class FakeDriver(Node):
         self.joint_pub = self.create_publisher(JointState, "joint_states", 10)
         self.description_pub = self.create_publisher(String, "robot_description", LATCHED)
         self.description_pub.publish(String(data=panda_description()))
-        self.create_subscription(Float64MultiArray, "gripper_controller/commands",
-                                 lambda msg: self.later(self.on_gripper, msg), 10)
+        self.hand = None
+        if self.declare_parameter("gripper", True).value:
+            self.hand = StandInFrankaGripper(self, FINGERS, later=self.later, object_width=self.object_width,
+                                             max_speed=2.0 * self.finger_speed)
         self.last_step = self.driver_time()
         self.create_timer(1.0 / self.rate, self.step)
         self.get_logger().info("fake driver up (Panda, no physics)")
@@ -91,36 +95,28 @@ class FakeDriver(Node):
         wall = time.monotonic()
         return (wall - self.wall0) * self.clock_speedup if self.clock_speedup > 0 else wall
 
-    def later(self, apply, msg) -> None:
+    def later(self, apply, *args) -> None:
         if self.command_delay > 0:
-            self.delayed.append((time.monotonic() + self.command_delay, apply, msg))
+            self.delayed.append((time.monotonic() + self.command_delay, apply, args))
         else:
-            apply(msg)
-
-    def on_gripper(self, msg: Float64MultiArray) -> None:
-        if len(msg.data) < 1 or not np.isfinite(msg.data[0]):
-            self.get_logger().error(f"rejected gripper command {list(msg.data)}")
-            return
-        self.finger_target = float(np.clip(msg.data[0], 0.0, 0.08)) / 2.0
+            apply(*args)
 
     def step(self) -> None:
         while self.delayed and self.delayed[0][0] <= time.monotonic():   # one delay: due in order
-            _, apply, msg = self.delayed.popleft()
-            apply(msg)
+            _, apply, args = self.delayed.popleft()
+            apply(*args)
         now = self.driver_time()
         if self.clock_pub is not None:
             self.clock_pub.publish(Clock(clock=Time(seconds=now).to_msg()))
         dt, self.last_step = now - self.last_step, now
         self.jtc.update(now, dt)
-        step = self.finger_speed * dt
-        target = self.finger_target
-        if self.object_width > 0 and target < self.object_width / 2:
-            target = min(self.fingers, self.object_width / 2)  # the object stops them
-        self.fingers += float(np.clip(target - self.fingers, -step, step))
+        if self.hand is not None:
+            self.hand.update(now, dt)
+        half = self.hand.width / 2.0 if self.hand is not None else 0.04
         msg = JointState()
         msg.header.stamp = Time(seconds=now).to_msg() if self.clock_pub else self.get_clock().now().to_msg()
         msg.name = ARM + FINGERS
-        msg.position = self.jtc.q.tolist() + [self.fingers, self.fingers]
+        msg.position = self.jtc.q.tolist() + [half, half]
         msg.velocity = [0.0] * (len(ARM) + 2)
         self.joint_pub.publish(msg)
 

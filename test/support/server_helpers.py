@@ -7,9 +7,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool
 
 from robot_tasks_interfaces.action import GripperCommand, MoveToJoints, MoveToPose
 
@@ -17,8 +15,6 @@ from paths import SUPPORT
 
 FAKE_DRIVER = SUPPORT / "fake_driver.py"
 DOWN = (1.0, 0.0, 0.0, 0.0)  # tool z axis pointing down (x, y, z, w)
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 class JointRecorder:
@@ -44,15 +40,6 @@ class JointRecorder:
     def since(self, wall_t: float):
         with self.lock:
             return [s for s in self.samples if s[1] >= wall_t]
-
-
-class BoolWatcher:
-    def __init__(self, probe, topic: str):
-        self.value = None
-        probe.node.create_subscription(Bool, topic, self._on, LATCHED)
-
-    def _on(self, msg):
-        self.value = bool(msg.data)
 
 
 class ActionHelper:

@@ -175,7 +175,7 @@ class SteppingLoop:
             for robot in node.robots:
                 if publish:
                     self._guarded("joint_states", robot.publish_joint_states, t)
-                self._guarded("suction/attached", robot.poll_gripper)   # an event: never gated
+                self._guarded("gripper driver", robot.poll_gripper)   # goal ends and IO events: never gated
         if node.objects is not None and self.object_ticker.due(t):
             self._guarded("objects", node.objects.publish, t)
         if node.camera is not None and self.camera_ticker.due(t):

@@ -16,7 +16,6 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
-from std_srvs.srv import SetBool
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.parameters import declare_sim_params, robot_namespace
@@ -78,8 +77,6 @@ class SimNode(Node):
         self.objects = ObjectsIO(self, world) if prm.object_rate > 0 else None
         self.create_service(ResetScene, "reset_scene", self._on_reset)
         self.create_service(PerturbObject, "perturb_object", self._on_perturb)
-        if world.conveyor is not None:       # the belt's PLC: run (true) or pause (false)
-            self.create_service(SetBool, "conveyor/run", self._on_conveyor_run)
         robots = ", ".join(f"{r.name} -> /{r.namespace}" for r in self.robots)
         camera = (f"camera {prm.camera_width}x{prm.camera_height} at {prm.camera_rate:g} Hz"
                   if self.camera else "camera off")
@@ -133,21 +130,6 @@ class SimNode(Node):
         except (InboxClosed, TimeoutError) as err:
             response.success, response.message = False, f"perturb failed: {err}"
         self._log_result("perturb_object", response)
-        return response
-
-    def _on_conveyor_run(self, request, response):
-        def switch(running: bool) -> str:
-            conveyor = self.world.conveyor        # a reset builds a new one: look it up each time
-            if conveyor is None:
-                raise SimError(f"scene {self.params.scene} has no conveyor")
-            conveyor.running = running
-            return "conveyor running" if running else "conveyor paused"
-        try:
-            response.message = self.inbox.call(switch, bool(request.data))
-            response.success = True
-        except (SimError, InboxClosed, TimeoutError) as err:
-            response.success, response.message = False, f"conveyor/run failed: {err}"
-        self._log_result("conveyor/run", response)
         return response
 
     def report_callback_error(self, err: BaseException) -> None:

@@ -21,6 +21,9 @@
 | gui                | false   | open PyBullet's own window (needs an X display); headless otherwise |
 | controller_state   | false   | publish each robot's controller states once per control step (robot_io.py) |
 | pick_object        | ""      | scene option: the YCB object to pick (banana_bowl: "" = 011_banana) |
+| vacuum_output_pin  | 16      | UR digital output (set_io pin) of the suction cup's vacuum valve (ur_io.py) |
+| vacuum_sensor_pin  | 16      | UR digital input (io_states) of the cup's vacuum switch: object attached |
+| conveyor_output_pin| 0       | UR digital output wired to the belt's PLC "run" input (scenes with a belt) |
 
 The wall-clock cap on the camera, and why it is off by default: a 320x240 frame costs
 40-70 ms of CPU (TinyRenderer), so at rtf 0 the camera's 5 frames per sim second hold the
@@ -60,6 +63,9 @@ class SimParams:
     controller_state: bool = False
     pick_object: str = ""
     layout: str = ""
+    vacuum_output_pin: int = 16     # tool digital out 0
+    vacuum_sensor_pin: int = 16     # tool digital in 0
+    conveyor_output_pin: int = 0    # standard digital out 0
 
     @property
     def scene_options(self) -> dict:
@@ -73,6 +79,9 @@ def declare_sim_params(node, known_scenes) -> SimParams:
     """Declare every parameter on `node`, read them, and check them (ParameterError)."""
     def rate(name, default, text, zero_allowed=False):
         return declare(node, name, default, text, minimum=0.0, open_minimum=not zero_allowed)
+
+    def pin(name, default, text):       # the UR's digital IO pins: 0-7, configurable 8-15, tool 16-17
+        return declare(node, name, default, text + " (pin 0-17)", minimum=0, maximum=17)
 
     def pixels(name, default):
         return declare(node, name, default, "camera image size in pixels", minimum=16, maximum=4096)
@@ -104,6 +113,9 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         pick_object=declare(node, "pick_object", "", "scene option: YCB object to pick (\"\" = the scene's own)"),
         layout=declare(node, "layout", "", "object layout of the scene; '' = its default "
                                            "(franka_pyramid: scattered | pyramid)"),
+        vacuum_output_pin=pin("vacuum_output_pin", 16, "UR digital output of the suction cup's vacuum valve"),
+        vacuum_sensor_pin=pin("vacuum_sensor_pin", 16, "UR digital input of the cup's vacuum switch"),
+        conveyor_output_pin=pin("conveyor_output_pin", 0, "UR digital output to the belt PLC's run input"),
     )
 
 

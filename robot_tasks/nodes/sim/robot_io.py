@@ -6,17 +6,16 @@ Under the robot's namespace `<ns>` (see params.robot_namespace):
   and `<ns>/robot_description` (std_msgs/String, transient_local: late joiners get it);
 * the arm's joint_trajectory_controller: its follow_joint_trajectory action, joint_trajectory
   topic, speed_scaling_input and controller_state, with JTC's rules (trajectory_controller_io.py);
-* Panda fingers: subscribes `<ns>/gripper_controller/commands`
-  (std_msgs/Float64MultiArray `[width]`, `[width, max_effort]` or `[width, max_effort, 1]`,
-  metres / newtons; the third number 1 = force hold: once an object stops the fingers they
-  push with max_effort, see robot_tasks.sim.grippers);
+* the Panda's hand: franka_gripper's actions, stop service and joint_states under
+  `<ns>/franka_gripper/` (franka_gripper_io.py);
 * with the sim's `controller_state` parameter on: publishes, once per control step,
   `<ns>/sim/arm_control_steps` and (Panda fingers) `<ns>/sim/gripper_control_steps`, a
   sim-only record for datasets (robot_tasks_interfaces/JointControllerState:
   the command applied in that step and the positions measured just before it; both
   messages of a step carry the same stamp, the step's time);
-* suction cup: subscribes `<ns>/suction/command` (std_msgs/Bool on/off) and publishes
-  `<ns>/suction/attached` (std_msgs/Bool, transient_local, sent when it changes);
+* the UR10: its IO controller's `<ns>/io_and_status_controller/set_io` and `.../io_states`,
+  with the suction cup's vacuum valve and switch (and the belt, if the scene has one) on
+  its pins (ur_io.py);
 * an arm with compliant controllers: the switch/list services, command topics, F/T and
   controller-state topics of controller_io.py. While a compliant controller drives the arm,
   joint_states' effort of the arm joints is the torque it applied in the last step.
@@ -31,21 +30,18 @@ from __future__ import annotations
 import numpy as np
 import pybullet as p
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Bool, Float64MultiArray, String
+from std_msgs.msg import String
 
 from robot_tasks_interfaces.msg import JointControllerState
 
 from robot_tasks.nodes.sim.controller_io import ControllerIO
+from robot_tasks.nodes.sim.franka_gripper_io import FrankaGripperIO
 from robot_tasks.nodes.sim.trajectory_controller_io import TrajectoryControllerIO
+from robot_tasks.nodes.sim.ur_io import UrIO
 from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
-from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_FORCE_HOLD, GRIPPER_STATE_TOPIC
+from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
-from robot_tasks.sim.errors import CommandRejected
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
-
-GRIPPER_TOPIC = "gripper_controller/commands"
-SUCTION_COMMAND_TOPIC = "suction/command"
-SUCTION_ATTACHED_TOPIC = "suction/attached"
 
 
 class RobotIO:
@@ -71,14 +67,7 @@ class RobotIO:
         self._desc_pub = node.create_publisher(String, self.topic("robot_description"), LATCHED)
         self._desc_pub.publish(String(data=self.robot.robot_description))
         self.trajectory_controller = TrajectoryControllerIO(node, self)
-        self._attached_pub = None
-        self._attached: bool | None = None
-        if isinstance(self.robot.gripper, ParallelGripper):
-            self._subscribe(Float64MultiArray, GRIPPER_TOPIC, self._apply_gripper)
-        elif isinstance(self.robot.gripper, SuctionGripper):
-            self._subscribe(Bool, SUCTION_COMMAND_TOPIC, self._apply_suction)
-            self._attached_pub = node.create_publisher(Bool, self.topic(SUCTION_ATTACHED_TOPIC), LATCHED)
-            self.poll_gripper()
+        self.gripper_io = self._gripper_driver(node)
         self.controllers = ControllerIO(node, self) if self.robot.controllers is not None else None
         self._state_pubs = {}
         self._record_steps = controller_state
@@ -96,14 +85,24 @@ class RobotIO:
         post = self.node.inbox.post
         self.node.create_subscription(msg_type, self.topic(topic), lambda msg: post(apply, msg), 10)
 
+    def _gripper_driver(self, node):
+        """The driver of the robot's tool: franka_gripper for the Panda's hand, the UR's IO
+        controller for the UR10 (its suction cup hangs on the IO's pins)."""
+        gripper = self.robot.gripper
+        if isinstance(gripper, ParallelGripper):
+            return FrankaGripperIO(node, self)
+        if isinstance(gripper, SuctionGripper):
+            prm = node.params
+            return UrIO(node, self, prm.vacuum_output_pin, prm.vacuum_sensor_pin, prm.conveyor_output_pin)
+        return None
+
     def rebind(self) -> None:
         """After World.reset(): the Robot object was rebuilt; pick up the new one."""
         self.robot = self.world.robot(self.name)
         self._bind_joints()
         self._bind_recording()
-        self._attached = None
-        if self._attached_pub is not None:
-            self.poll_gripper()
+        if self.gripper_io is not None:
+            self.gripper_io.rebind()
         self.trajectory_controller.abort_running("the scene was reset")
 
     # --- state out ------------------------------------------------------------------
@@ -135,6 +134,8 @@ class RobotIO:
             ros_seconds, np.array([positions[i] for i in arm]), np.array([velocities[i] for i in arm]))
         if self.controllers is not None:
             self.controllers.publish(ros_seconds)
+        if self.gripper_io is not None:
+            self.gripper_io.publish_state(ros_seconds)
 
     def robot_arm_state(self):
         """Measured (positions, velocities) of the arm joints, in the controller's order."""
@@ -156,38 +157,11 @@ class RobotIO:
             publisher.publish(wire.serialize(step_seconds, *robot.gripper.step_record()))
 
     def poll_gripper(self) -> None:
-        """Publish suction/attached when it changed (cheap when it did not)."""
-        if self._attached_pub is None:
-            return
-        attached = self.robot.gripper.state().attached_object != ""
-        if attached != self._attached:
-            self._attached = attached
-            self._attached_pub.publish(Bool(data=attached))
+        """After steps (each joint_states tick, never gated): the gripper driver ends the
+        goals its hand finished and reports an input that changed."""
+        if self.gripper_io is not None:
+            self.gripper_io.poll(self.node.ros_time())
 
     # --- commands in ----------------------------------------------------------------
     def reject(self, what: str, topic: str, reason: str) -> None:
         self._log.warning(f"{self.name}: rejected {what} on '{self.topic(topic)}': {reason}")
-
-    def _apply_gripper(self, msg: Float64MultiArray) -> None:
-        data = list(msg.data)
-        if len(data) not in (1, 2, 3):
-            self.reject("gripper command", GRIPPER_TOPIC,
-                         f"data must be [width], [width, max_effort] or [width, max_effort, 1 (force hold)], "
-                         f"got {len(data)} values")
-            return
-        if len(data) == 3 and data[2] not in (0.0, GRIPPER_FORCE_HOLD):
-            self.reject("gripper command", GRIPPER_TOPIC, f"third value must be 0 or 1 (force hold), got {data[2]}")
-            return
-        try:
-            self.robot.gripper.command(data[0], data[1] if len(data) >= 2 else None,
-                                       force_hold=len(data) == 3 and data[2] == GRIPPER_FORCE_HOLD)
-        except CommandRejected as err:
-            self.reject("gripper command", GRIPPER_TOPIC, err.reason)
-
-    def _apply_suction(self, msg: Bool) -> None:
-        if msg.data:
-            self.robot.gripper.on()
-        else:
-            self.robot.gripper.off()
-        self.poll_gripper()
-

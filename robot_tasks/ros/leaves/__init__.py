@@ -23,6 +23,7 @@ executor: the leaves create clients and subscriptions on first use.
 | TopicToBlackboard  | action    | any topic (message or field -> blackboard) |
 | TriggerService     | action    | std_srvs/srv/Trigger                       |
 | SetBoolService     | action    | std_srvs/srv/SetBool                       |
+| SetDigitalOutput   | action    | ur_msgs/srv/SetIO (a UR's digital output)  |
 | ResetScene         | action    | robot_tasks_interfaces/srv/ResetScene      |
 | SetPlanningObstacles | action  | planning_obstacles (ObjectStateArray, latched): run-time boxes of PLANNED |
 | RosSleep           | action    | the node clock: Sleep in sim time under use_sim_time |
@@ -37,9 +38,10 @@ from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
 from robot_tasks.ros.leaves.planning_scene import SetPlanningObstacles
 from robot_tasks.ros.leaves.ros_sleep import RosSleep
+from robot_tasks.ros.leaves.set_io import SetDigitalOutput
 
 ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, CompliantMove,
-              SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService,
+              SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService, SetDigitalOutput,
               ResetScene, SetPlanningObstacles, RosSleep)
 
 

@@ -9,15 +9,18 @@ import numpy as np
 import pytest
 
 from paths import REPO
-from server_helpers import (ActionHelper, BoolWatcher, JointRecorder, ObjectWatcher, DOWN,
+from server_helpers import (ActionHelper, JointRecorder, ObjectWatcher, DOWN,
                             gripper_goal, pose_goal, result_position)
 from robot_tasks_interfaces.action import GripperCommand, MoveToPose
+from ros_sim_helpers import Recorder
+from ur_msgs.msg import IOStates
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
 Code = MoveToPose.Result
 NS = "/ur10"
 SUCTION = GripperCommand.Goal.SUCTION
+VACUUM_SWITCH = 16       # tool digital in 0 (config/ur10_palletizing.yaml)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,7 @@ def sim(launcher, probe):
         helper.wait_ready(60.0)
     recorder = JointRecorder(probe, f"{NS}/joint_states")
     objects = ObjectWatcher(probe)
-    attached = BoolWatcher(probe, f"{NS}/suction/attached")
+    attached = Recorder(probe, IOStates, f"{NS}/io_and_status_controller/io_states", keep=10)   # the vacuum switch
     probe.wait_for(lambda: recorder.latest() is not None and "bin_0" in objects.objects,
                    "sim joint_states and objects", 30.0)
     return move, grip, objects, attached
@@ -76,7 +79,7 @@ def test_suction_picks_a_bin_and_reports_it(sim):
     result, _, _ = grip.run(gripper_goal(mode=SUCTION, suction_on=True))
     assert result.error_code == GripperCommand.Result.SUCCESS, result.message
     assert result.object_detected and result.reached_goal, result.message
-    assert attached.value is True
+    attached.wait_for(lambda m: m.digital_in_states[VACUUM_SWITCH].state, "the vacuum switch on", 5.0)
 
     result, _, _ = move.run(pose_goal(*(top + [0, 0, 0.2]), quat=DOWN,
                                       motion=MoveToPose.Goal.CARTESIAN), 60.0)
@@ -86,6 +89,7 @@ def test_suction_picks_a_bin_and_reports_it(sim):
 
     result, _, _ = grip.run(gripper_goal(mode=SUCTION, suction_on=False))
     assert result.error_code == GripperCommand.Result.SUCCESS, result.message
-    assert not result.object_detected and attached.value is False
+    assert not result.object_detected
+    attached.wait_for(lambda m: not m.digital_in_states[VACUUM_SWITCH].state, "the vacuum switch off", 5.0)
     result, _, _ = grip.run(gripper_goal(width=0.04))
     assert result.error_code == GripperCommand.Result.MODE_NOT_SUPPORTED, result.message

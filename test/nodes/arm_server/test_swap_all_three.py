@@ -2,7 +2,8 @@
 against two stand-in drivers that only implement the topic contract — no PyBullet in any
 of the five node processes:
 
-  fake_driver   joint_states, robot_description, trajectory and gripper command topics
+  fake_driver   joint_states, robot_description, joint_trajectory_controller's action and
+                franka_gripper's actions (stand-ins written from the upstream drivers)
   fake_camera   RGB-D frames + camera_info + camera/pose replayed from a recording of the
                 franka_stacking sim scene (made here, in the test process, with
                 robot_tasks.sim; only this pytest process loads PyBullet)

@@ -1,5 +1,6 @@
 """The sim node over real DDS with the franka_stacking scene: clock, joint states, the
-robot description, trajectories (good and bad), fingers, camera, perturb and reset."""
+robot description, trajectories (good and bad), the hand (franka_gripper), camera, perturb
+and reset."""
 from __future__ import annotations
 
 import math
@@ -11,7 +12,7 @@ from geometry_msgs.msg import Pose, PoseStamped
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image, JointState
-from std_msgs.msg import Float64MultiArray, String
+from std_msgs.msg import String
 from trajectory_msgs.msg import JointTrajectory
 from visualization_msgs.msg import MarkerArray
 
@@ -129,19 +130,24 @@ def test_bad_trajectory_is_rejected_with_the_reason_and_the_arm_stays(probe, joi
     probe.node.destroy_publisher(pub)
 
 
-def test_gripper_command_closes_and_opens_the_fingers(probe, joint_states):
-    pub = probe.node.create_publisher(Float64MultiArray, "/panda/gripper_controller/commands", 10)
-    probe.wait_for_subscriber("/panda/gripper_controller/commands")
+def test_franka_gripper_moves_the_fingers(probe, joint_states):
+    """The hand is franka_gripper's (its rules: test/nodes/gripper_server/test_franka_gripper_driver.py)."""
+    from franka_msgs.action import Move
+
+    client = probe.create_action_client(Move, "/panda/franka_gripper/move")
+    probe.wait_for_action_server(Move, "/panda/franka_gripper/move", 20.0, client=client)
 
     def width(js):
         m = joint_map(js)
         return m["panda_finger_joint1"] + m["panda_finger_joint2"]
 
-    pub.publish(Float64MultiArray(data=[0.0, 20.0]))
-    joint_states.wait_for(lambda js: width(js) < 0.005, "closed fingers", timeout=5.0)
-    pub.publish(Float64MultiArray(data=[0.06]))
-    joint_states.wait_for(lambda js: abs(width(js) - 0.06) < 0.003, "fingers 6 cm apart", timeout=5.0)
-    probe.node.destroy_publisher(pub)
+    for target in (0.0, 0.06):
+        sent = probe.run_on_executor(lambda: client.send_goal_async(Move.Goal(width=target, speed=0.1)), "move sent")
+        handle = probe.wait_future(sent, 10.0, "move accepted")
+        result = probe.wait_future(probe.run_on_executor(handle.get_result_async, "result asked"), 10.0, "move result")
+        assert result.result.success, result.result.error
+        joint_states.wait_for(lambda js: abs(width(js) - target) < 0.003, f"fingers {target * 100:g} cm apart", 5.0)
+    probe.destroy_action_clients([client])
 
 
 def test_camera_topics_have_consistent_sizes_and_intrinsics(probe):

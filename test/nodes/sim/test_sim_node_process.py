@@ -52,7 +52,7 @@ def test_namespace_parameter_and_sigterm_stop(launcher, ros_node):
                                  params={"scene": "franka_stacking", "camera_rate": 0.0,
                                          "namespaces.panda": "left_arm"})
     Recorder(ros_node, JointState, "/left_arm/joint_states").latest(30.0)
-    ros_node.wait_for_subscriber("/left_arm/gripper_controller/commands")
+    ros_node.wait_for_publisher("/left_arm/franka_gripper/joint_states")
     assert ros_node.node.count_publishers("/panda/joint_states") == 0
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.popen.wait(timeout=10.0) == 0

@@ -14,9 +14,9 @@ import time
 import numpy as np
 import pybullet as p
 import pytest
+from franka_msgs.action import Move
 from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64MultiArray
 from trajectory_msgs.msg import JointTrajectory
 from tf2_msgs.msg import TFMessage
 
@@ -120,9 +120,10 @@ def test_every_panda_link_on_tf_is_where_pybullet_has_it(launcher, ros_node):
 
     # move every joint away from home (fingers closing to 3 cm), then let it settle
     arm = ros_node.node.create_publisher(JointTrajectory, "/panda/joint_trajectory_controller/joint_trajectory", 10)
-    fingers = ros_node.node.create_publisher(Float64MultiArray, "/panda/gripper_controller/commands", 10)
+    fingers = ros_node.create_action_client(Move, "/panda/franka_gripper/move")       # franka_gripper's
+    ros_node.wait_for_action_server(Move, "/panda/franka_gripper/move", 30.0, client=fingers)
     arm.publish(trajectory(PANDA_ARM, [(AWAY_FROM_HOME, 1.0)]))
-    fingers.publish(Float64MultiArray(data=[0.03]))
+    ros_node.run_on_executor(lambda: fingers.send_goal_async(Move.Goal(width=0.03, speed=0.1)), "fingers to 3 cm")
     js, arm_tf = joint_states_and_tf(ros_node, joint_states, tf, "panda/",
                                      lambda m: still(m) and abs(m.position[0] - AWAY_FROM_HOME[0]) < 1e-3,
                                      "the arm at rest away from home")

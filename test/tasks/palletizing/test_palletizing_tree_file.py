@@ -17,15 +17,17 @@ def trees():
 
 def test_model_lists_every_custom_node_with_the_ports_the_code_declares():
     custom, problems = model_mismatches(TREE)
-    assert {"LocateBinAtPickup", "SlotFree", "PlacementCompletesStack", "SetBoolService"} <= custom
+    assert {"LocateBinAtPickup", "SlotFree", "PlacementCompletesStack", "SetDigitalOutput"} <= custom
     assert problems == []
 
 
-def test_instantiates_and_reads_only_perception_and_the_suction_signal():
+def test_instantiates_and_reads_only_perception_and_the_vacuum_switch():
     node = FakeRosNode()
     factory(node).create_tree_from_file(TREE)
     assert set(node.subscriptions) == {("detections", "DetectedObjectArray", "VOLATILE"),
-                                       ("ur10/suction/attached", "Bool", "TRANSIENT_LOCAL")}
+                                       ("ur10/io_and_status_controller/io_states", "IOStates", "VOLATILE")}
+    vacuum_checks = [el for el in ElementTree.parse(TREE).getroot().iter("TopicCondition")]
+    assert vacuum_checks and all(el.get("field") == "digital_in_states.16.state" for el in vacuum_checks)
 
 
 def test_validate_command_accepts_the_file():
@@ -45,7 +47,7 @@ def test_routing_loop_slots_and_guards_are_tree_structure():
     assert [s.get("ID") for s in route[1]] == ["FlipBin", "PlaceBin"] and route[2].get("ID") == "PlaceBin"
     # needs_flip is LocateBinAtPickup's output port
     assert all(el.get("needs_flip") == "{needs_flip}" for el in t["PickBin"].iter("LocateBinAtPickup"))
-    # the belt is paused before the reach and resumed after the lift, through the PLC service
+    # the belt is paused before the reach and resumed after the lift: its PLC's run input on DO 0
     pick = [el.get("name") for el in t["PickBin"].find("Sequence")]
     assert pick.index("pause_conveyor") < pick.index("reach_to_pick") < pick.index("suction_on") \
         < pick.index("lift_guarded") < pick.index("resume_conveyor")

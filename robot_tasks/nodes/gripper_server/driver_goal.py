@@ -1,0 +1,48 @@
+"""One goal sent to a gripper driver's action server, from the send to its result.
+
+Sent from the server's execute coroutine (the executor thread): the goal response and the
+result arrive as futures, which the goal loop polls:
+
+    goal = DriverGoal(client, Move.Goal(width=0.08, speed=0.1))
+    goal.refused            # the driver rejected it
+    goal.outcome()          # None while it runs; then ("SUCCEEDED" | "ABORTED" | "CANCELED", result)
+    goal.cancel()           # ask the driver to cancel (franka_gripper: stop()); a no-op once ended
+"""
+from __future__ import annotations
+
+from action_msgs.msg import GoalStatus
+
+STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABORTED: "ABORTED",
+                GoalStatus.STATUS_CANCELED: "CANCELED"}
+
+
+class DriverGoal:
+    def __init__(self, client, goal_msg):
+        self.handle = None
+        self._result_future = None
+        self._cancel_requested = False
+        client.send_goal_async(goal_msg).add_done_callback(self._on_response)
+
+    def _on_response(self, future) -> None:
+        self.handle = future.result()
+        if not self.handle.accepted:
+            return
+        self._result_future = self.handle.get_result_async()
+        if self._cancel_requested:               # cancelled while the goal was in flight
+            self.handle.cancel_goal_async()
+
+    @property
+    def refused(self) -> bool:
+        return self.handle is not None and not self.handle.accepted
+
+    def outcome(self):
+        future = self._result_future
+        if future is None or not future.done():
+            return None
+        response = future.result()
+        return STATUS_NAMES.get(response.status, f"STATUS_{response.status}"), response.result
+
+    def cancel(self) -> None:
+        self._cancel_requested = True
+        if self.handle is not None and self.handle.accepted and not self._result_future.done():
+            self.handle.cancel_goal_async()
