@@ -14,9 +14,11 @@ own key, so both see the same value.
 from __future__ import annotations
 
 import threading
+import typing
 from typing import Any, Iterator
 
 from .errors import LogicError
+from .port_types import class_key
 from .ports import convert_value, type_name
 
 
@@ -29,15 +31,23 @@ EMPTY: Any = _Empty()
 
 
 class Entry:
-    """One blackboard slot: a value (or EMPTY), its declared type (None = any)
-    and a sequence id bumped at every write (BT.CPP `sequence_id`)."""
+    """One blackboard slot: a value (or EMPTY), the Python type writes are converted to
+    (None = any), and a sequence id bumped at every write (BT.CPP `sequence_id`).
 
-    __slots__ = ("value", "type", "sequence_id")
+    `declared` is the type key BT.CPP 4.10 would record for the entry (its `TypeInfo`):
+    the port or SubTree literal that created it at load time, checked against every later
+    port by `port_types.connection_allowed`; `declared_at` says who that was, for errors.
+    An entry created by `set()` is not declared (README: Blackboard typing is Pythonic).
+    """
+
+    __slots__ = ("value", "type", "sequence_id", "declared", "declared_at")
 
     def __init__(self, entry_type: type | None = None, value: Any = EMPTY):
         self.type = entry_type
         self.value = value
         self.sequence_id = 0 if value is EMPTY else 1
+        self.declared = class_key(entry_type)
+        self.declared_at = ""
 
     @property
     def is_empty(self) -> bool:
@@ -103,7 +113,7 @@ class Blackboard:
         type on a typed entry is a LogicError (strings and 'any' always fit)."""
         if key[:1] == "@":
             return self.root().create_entry(key[1:], entry_type)
-        if entry_type is str:
+        if entry_type is str or entry_type is typing.Any:
             entry_type = None  # string ports are generic: text converts to any type later
         with self._lock:
             entry = self._storage.get(key)

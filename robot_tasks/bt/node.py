@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from .blackboard import EMPTY, Blackboard
 from .errors import LogicError, PortError, RuntimeTreeError
 from .ports import PortDirection, PortInfo, blackboard_key, convert_from_string, convert_value, ports_dict
+from .scripts import bind_script
 from .status import FAILURE, IDLE, RUNNING, SKIPPED, SUCCESS, NodeStatus
 
 _RAISE: Any = object()
@@ -39,7 +40,8 @@ class NodeConfig:
 
     `input_ports` / `output_ports` map port names to their XML text (`{key}` or a
     literal); INOUT ports appear in both. `pre_conditions` / `post_conditions` map
-    attribute names (`_skipIf`, ...) to compiled scripts.
+    attribute names (`_skipIf`, ...) to compiled scripts. `other_attributes` holds the
+    XML attributes that are neither ports nor reserved (`_description="..."`), as BT.CPP.
     """
 
     def __init__(self, blackboard: Blackboard | None = None, input_ports: dict[str, str] | None = None,
@@ -57,6 +59,7 @@ class NodeConfig:
         self.wake_up = wake_up
         self.pre_conditions = pre_conditions or {}
         self.post_conditions = post_conditions or {}
+        self.other_attributes: dict[str, str] = {}
 
 
 class TreeNode:
@@ -69,6 +72,13 @@ class TreeNode:
     node_type = NodeType.UNDEFINED
     # the pattern of the substitution rule that put this node in place of the XML's, if any
     substituted_by: str | None = None
+    # pre/post-condition scripts bound to the node's blackboard (see _bind_conditions)
+    _pre_checks: tuple = ()
+    _while_test: Callable | None = None
+    _cond_on_success: Callable | None = None
+    _cond_on_failure: Callable | None = None
+    _cond_post: Callable | None = None
+    _cond_on_halted: Callable | None = None
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         if config is None:
@@ -84,6 +94,7 @@ class TreeNode:
         self._pre_tick_callback: Callable | None = None
         self._post_tick_callback: Callable | None = None
         if config.pre_conditions or config.post_conditions:
+            self._bind_conditions()
             self.execute_tick = self._execute_tick_full
 
     # ---- to be implemented by subclasses -------------------------------------------
@@ -134,8 +145,21 @@ class TreeNode:
     def _execute_tick_full(self) -> NodeStatus:
         """BT.CPP's TreeNode::executeTick with pre/post conditions and tick callbacks."""
         new_status = None
-        if self.config.pre_conditions:
-            new_status = self._check_pre_conditions()
+        checks = self._pre_checks
+        if checks:
+            status = self.status
+            if status is IDLE or status is SKIPPED:  # _check_pre_conditions, inlined (hot: _skipIf)
+                board, enums = self.blackboard, self._cond_enums
+                for test, result in checks:
+                    if result is None:  # _while: false skips the node
+                        if not test(board, enums):
+                            new_status = SKIPPED
+                            break
+                    elif test(board, enums):
+                        new_status = result
+                        break
+            elif status is RUNNING:
+                new_status = self._check_pre_conditions()
         if new_status is None:
             pre_tick = self._pre_tick_callback
             if pre_tick is not None and self.status is not SUCCESS and self.status is not FAILURE:
@@ -144,7 +168,7 @@ class TreeNode:
                     new_status = override
             if new_status is None:
                 new_status = self._tick_checked()
-        if new_status is SUCCESS or new_status is FAILURE:
+        if (new_status is SUCCESS or new_status is FAILURE) and self.config.post_conditions:
             self._check_post_conditions(new_status)
         post_tick = self._post_tick_callback
         if post_tick is not None:
@@ -156,43 +180,60 @@ class TreeNode:
             return new_status
         return self._unusual_status(new_status)
 
-    def _check_pre_conditions(self) -> NodeStatus | None:
-        pre = self.config.pre_conditions
-        env_board, enums = self.config.blackboard, self.config.enums
-        status = self.status
+    def _bind_conditions(self) -> None:
+        """Compile the condition scripts for this node's blackboard, once: the checks in
+        BT.CPP's order (`_failureIf`, `_successIf`, `_skipIf`, `_while`) and the
+        post-condition runs. A node's blackboard does not change after creation."""
+        config = self.config
+        board = config.blackboard
+        self._cond_enums = config.enums
+        checks = []
         for attribute, result in (("_failureIf", FAILURE), ("_successIf", SUCCESS),
                                   ("_skipIf", SKIPPED), ("_while", None)):
-            script = pre.get(attribute)
-            if script is None:
-                continue
-            if status is IDLE or status is SKIPPED:
-                if _truthy(script.evaluate(env_board, enums)):
-                    if result is not None:
-                        return result
-                elif result is None:
-                    return SKIPPED
-            elif status is RUNNING and result is None:
-                if not _truthy(script.evaluate(env_board, enums)):
-                    self.halt_node()
-                    return SKIPPED
+            program = config.pre_conditions.get(attribute)
+            if program is not None:
+                test = bind_script(program, board).test
+                checks.append((test, result))
+                if result is None:
+                    self._while_test = test
+        self._pre_checks = tuple(checks)
+        for attribute, slot in (("_onSuccess", "_cond_on_success"), ("_onFailure", "_cond_on_failure"),
+                                ("_post", "_cond_post"), ("_onHalted", "_cond_on_halted")):
+            program = config.post_conditions.get(attribute)
+            if program is not None:
+                setattr(self, slot, bind_script(program, board).run)
+
+    def _check_pre_conditions(self) -> NodeStatus | None:
+        status = self.status
+        if status is IDLE or status is SKIPPED:
+            board, enums = self.blackboard, self._cond_enums
+            for test, result in self._pre_checks:
+                if result is None:  # _while: false skips the node
+                    if not test(board, enums):
+                        return SKIPPED
+                elif test(board, enums):
+                    return result
+        elif status is RUNNING:
+            test = self._while_test  # the only one re-checked while RUNNING
+            if test is not None and not test(self.blackboard, self._cond_enums):
+                self.halt_node()
+                return SKIPPED
         return None
 
     def _check_post_conditions(self, status: NodeStatus) -> None:
-        post = self.config.post_conditions
-        board, enums = self.config.blackboard, self.config.enums
-        script = post.get("_onSuccess" if status is SUCCESS else "_onFailure")
-        if script is not None:
-            script.evaluate(board, enums)
-        script = post.get("_post")
-        if script is not None:
-            script.evaluate(board, enums)
+        run = self._cond_on_success if status is SUCCESS else self._cond_on_failure
+        if run is not None:
+            run(self.blackboard, self._cond_enums)
+        run = self._cond_post
+        if run is not None:
+            run(self.blackboard, self._cond_enums)
 
     def halt_node(self) -> None:
         """halt() followed by the `_onHalted` script (BT.CPP `haltNode`)."""
         self.halt()
-        script = self.config.post_conditions.get("_onHalted")
-        if script is not None:
-            script.evaluate(self.config.blackboard, self.config.enums)
+        run = self._cond_on_halted
+        if run is not None:
+            run(self.blackboard, self._cond_enums)
 
     def reset_status(self) -> None:
         self.status = IDLE
@@ -317,9 +358,3 @@ def _declared_port(node: TreeNode, name: str) -> PortInfo | None:
     if manifest is not None:
         return manifest.ports.get(name)
     return ports_dict(type(node).provided_ports()).get(name)
-
-
-def _truthy(value: Any) -> bool:
-    from .scripts import truthy
-
-    return truthy(value)

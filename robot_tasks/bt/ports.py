@@ -1,12 +1,16 @@
 """Port declarations (`provided_ports()`) and string-to-value conversion.
 
 A port has a direction, a name, an optional Python type (None means "any type",
-BT.CPP's AnyTypeAllowed), an optional default and a description. In XML a port is
+BT.CPP's AnyTypeAllowed), an optional default and a description. `cpp_type` names the
+C++ type BT.CPP gives the same port where the Python type cannot say it (`unsigned int`
+for Sleep's `msec`, `std::string` for Switch's `variable`, whose values stay generic here):
+the load-time connection rules (`port_types.py`) and TreeNodesModel use it. In XML a port is
 either a literal (converted to the port type when the tree is created) or a
 blackboard pointer `{key}`; `{=}` and `=` mean "the key named like the port".
 """
 from __future__ import annotations
 
+import typing
 from enum import Enum
 from typing import Any, Mapping
 
@@ -37,18 +41,19 @@ NO_DEFAULT: Any = _NoDefault()
 class PortInfo:
     """One declared port. Build it with InputPort / OutputPort / BidirectionalPort."""
 
-    __slots__ = ("direction", "name", "type", "default", "description")
+    __slots__ = ("direction", "name", "type", "default", "description", "cpp_type")
 
     def __init__(self, direction: PortDirection, name: str, type: type | None = None,
-                 default: Any = NO_DEFAULT, description: str = ""):
+                 default: Any = NO_DEFAULT, description: str = "", cpp_type: str | None = None):
         if not isinstance(name, str) or not name or name in RESERVED_ATTRIBUTES:
             raise ValueError(f"invalid port name {name!r}: must be a non-empty string and not a "
                              f"reserved attribute ({', '.join(sorted(RESERVED_ATTRIBUTES))})")
         self.direction = direction
         self.name = name
-        self.type = type
+        self.type = None if type is typing.Any else type  # BT::Any: generic, like None
         self.default = default
         self.description = description
+        self.cpp_type = cpp_type
 
     @property
     def has_default(self) -> bool:
@@ -66,21 +71,21 @@ class PortInfo:
 
 
 def InputPort(name: str, type: type | None = None, default: Any = NO_DEFAULT,
-              description: str = "") -> PortInfo:
+              description: str = "", cpp_type: str | None = None) -> PortInfo:
     """Declare an input port, e.g. `InputPort("msec", int, default=1000)`."""
-    return PortInfo(PortDirection.INPUT, name, type, default, description)
+    return PortInfo(PortDirection.INPUT, name, type, default, description, cpp_type)
 
 
 def OutputPort(name: str, type: type | None = None, default: Any = NO_DEFAULT,
-               description: str = "") -> PortInfo:
+               description: str = "", cpp_type: str | None = None) -> PortInfo:
     """Declare an output port; its XML value must be a blackboard pointer `{key}`."""
-    return PortInfo(PortDirection.OUTPUT, name, type, default, description)
+    return PortInfo(PortDirection.OUTPUT, name, type, default, description, cpp_type)
 
 
 def BidirectionalPort(name: str, type: type | None = None, default: Any = NO_DEFAULT,
-                      description: str = "") -> PortInfo:
+                      description: str = "", cpp_type: str | None = None) -> PortInfo:
     """Declare a port that is both read and written (BT.CPP `BidirectionalPort`)."""
-    return PortInfo(PortDirection.INOUT, name, type, default, description)
+    return PortInfo(PortDirection.INOUT, name, type, default, description, cpp_type)
 
 
 def ports_dict(ports) -> dict[str, PortInfo]:
@@ -121,7 +126,9 @@ def convert_from_string(text: str, port_type: type | None, enums: Mapping[str, i
     """Convert XML/blackboard text to `port_type`; raise ValueError with a clear reason.
 
     None and `str` keep the text. ints accept registered scripting-enum names.
-    Custom classes may provide a `from_string(text)` classmethod.
+    Custom classes may provide a `from_string(text)` classmethod. `list[float]` (any
+    `list[T]`/`tuple[T, ...]`) splits on ';' and converts each part, like BT.CPP's
+    `std::vector<T>`; a plain `list` keeps the parts as strings.
     """
     if port_type is None or port_type is str:
         return text
@@ -163,6 +170,10 @@ def convert_from_string(text: str, port_type: type | None, enums: Mapping[str, i
             raise ValueError(f"can't convert '{text}' to {port_type.__name__}") from None
     if port_type in (list, tuple):
         return port_type(part for part in text.split(";"))
+    origin = typing.get_origin(port_type)
+    if origin in (list, tuple):
+        item_type = typing.get_args(port_type)[0]
+        return origin(convert_from_string(part, item_type, enums) for part in text.split(";"))
     try:
         return port_type(text)
     except Exception as exc:  # a user type's constructor can raise anything
@@ -188,6 +199,9 @@ def convert_value(value: Any, port_type: type | None, enums: Mapping[str, int] |
         return value_to_string(value)
     if isinstance(port_type, type) and isinstance(value, port_type):
         return value
+    origin = typing.get_origin(port_type)
+    if origin is not None and isinstance(value, origin):
+        return value  # list[float] and a list: taken as it is
     raise ValueError(f"can't convert {value!r} ({type(value).__name__}) to {type_name(port_type)}")
 
 

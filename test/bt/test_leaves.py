@@ -2,8 +2,8 @@
 UnsetBlackboard, Sleep."""
 import pytest
 
-from bt_helpers import F, I, R, S, build
-from robot_tasks.bt import LogicError, ScriptError
+from bt_helpers import F, I, R, S, build, make_factory, tree_xml
+from robot_tasks.bt import Blackboard, LogicError, ScriptError
 
 
 def test_always_success_and_failure():
@@ -19,8 +19,11 @@ def test_script_and_script_condition():
 
 
 def test_script_from_blackboard_is_compiled_when_it_changes():
-    tree, _ = build('<Script code="{program}"/>')
-    tree.root_blackboard.set("program", "x := 1")
+    # BT.CPP 4.10 loads the script when the node is created: the entry must hold one then
+    board = Blackboard()
+    board.set("program", "x := 1")
+    factory, _ = make_factory()
+    tree = factory.create_tree_from_text(tree_xml('<Script code="{program}"/>'), board)
     tree.tick_once()
     tree.root_blackboard.set("program", "x := x + 41")
     tree.tick_once()
@@ -75,3 +78,19 @@ def test_sleep_runs_then_succeeds_and_can_be_halted():
     assert tree.tick_once() is R
     tree.halt_tree()
     assert tree.nodes[0].status is I
+
+
+@pytest.mark.parametrize("body, message", [
+    ('<Script code="{program}"/>', r"Missing port \[code\] in Script"),
+    ('<Script/>', r"Missing port \[code\] in Script"),
+    ('<ScriptCondition code="{c}"/>', r"Missing port \[code\] in ScriptCondition"),
+    ('<Precondition if="{p}"><AlwaysSuccess/></Precondition>', r"Missing parameter \[if\] in Precondition"),
+])
+def test_scripts_load_when_created_like_btcpp_410(body, message):
+    """BT.CPP 4.10's Script, ScriptCondition and Precondition call loadExecutor() in their
+    constructors, so an empty `{key}` (or no script at all) is a creation error; the
+    messages are 4.10's (recorded with BT.CPP 4.10.0 built from source)."""
+    from robot_tasks.bt import XmlError
+
+    with pytest.raises(XmlError, match=message):
+        build(body)

@@ -54,7 +54,7 @@ def test_names_default_to_the_id_and_paths_follow_subtrees():
 
 def test_duplicate_subtree_paths_are_rejected():
     factory, _ = make_factory()
-    with pytest.raises(XmlError, match=r"SubTree path \[x\] is not unique"):
+    with pytest.raises(XmlError, match=r"Duplicate SubTree path detected: 'x'"):
         factory.create_tree_from_text(
             '<root BTCPP_format="4" main_tree_to_execute="M"><BehaviorTree ID="M"><Sequence>'
             '<SubTree ID="S" name="x"/><SubTree ID="S" name="x"/></Sequence></BehaviorTree>'

@@ -28,32 +28,43 @@ class ReactiveSequenceNode(ControlNode):
         cls.throw_if_multiple_running = enable
 
     def tick(self) -> NodeStatus:
-        all_skipped = True
+        # Hot (scripted guards live here): locals only, halts and resets inlined.
         if self.status is IDLE:
             self.running_child = -1
         self.status = RUNNING
         children = self.children
-        for index, child in enumerate(children):
+        all_skipped = True
+        index = 0
+        for child in children:
             child_status = child.execute_tick()
-            all_skipped = all_skipped and child_status is SKIPPED
-            if child_status is RUNNING:
-                for other in range(len(children)):
-                    if other != index:
-                        self.halt_child(other)
+            if child_status is SUCCESS:
+                all_skipped = False
+            elif child_status is RUNNING:
+                for other, sibling in enumerate(children):
+                    if other != index:  # haltChild: earlier ones reset, a later running one halted
+                        if sibling.status is RUNNING:
+                            sibling.halt_node()
+                        sibling.status = IDLE
                 if self.running_child == -1:
                     self.running_child = index
                 elif self.throw_if_multiple_running and self.running_child != index:
                     raise LogicError(f"[ReactiveSequence '{self.name}']: only a single child can "
                                      f"return RUNNING")
                 return RUNNING
-            if child_status is FAILURE:
+            elif child_status is FAILURE:
                 self.reset_children()
                 return FAILURE
-            if child_status is SKIPPED:
-                self.halt_child(index)
-            elif child_status is not SUCCESS:
+            elif child_status is SKIPPED:
+                if child.status is RUNNING:  # haltChild(index)
+                    child.halt_node()
+                child.status = IDLE
+            else:
                 raise self._child_returned_idle()
-        self.reset_children()
+            index += 1
+        for child in children:  # resetChildren, inlined
+            if child.status is RUNNING:
+                child.halt_node()
+            child.status = IDLE
         return SKIPPED if all_skipped else SUCCESS
 
     def halt(self) -> None:

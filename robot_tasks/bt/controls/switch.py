@@ -57,7 +57,9 @@ class SwitchNode(ControlNode):
 
     @classmethod
     def provided_ports(cls):
-        return [InputPort("variable")] + [InputPort(f"case_{i}") for i in range(1, cls.num_cases + 1)]
+        # std::string in BT.CPP (so a typed entry is refused at load); values stay generic here
+        return [InputPort("variable", cpp_type="std::string")] + [
+            InputPort(f"case_{i}", cpp_type="std::string") for i in range(1, cls.num_cases + 1)]
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)

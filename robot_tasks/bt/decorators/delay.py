@@ -16,7 +16,7 @@ class DelayNode(DecoratorNode):
 
     @staticmethod
     def provided_ports():
-        return [InputPort("delay_msec", int, description="Tick the child after a few milliseconds")]
+        return [InputPort("delay_msec", int, cpp_type="unsigned int", description="Tick the child after a few milliseconds")]
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)

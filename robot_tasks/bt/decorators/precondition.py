@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..decorator_node import DecoratorNode
-from ..node import NodeConfig, _truthy
+from ..node import NodeConfig
 from ..ports import InputPort
 from ..scripts import ScriptCache
 from ..status import FAILURE, SUCCESS, NodeStatus
@@ -21,14 +21,15 @@ class PreconditionNode(DecoratorNode):
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)
-        self._script = ScriptCache(self, "if")
+        self._script = ScriptCache(self, "if", "Missing parameter [if] in Precondition")
+        self._enums = self.config.enums
         self.children_running = False
 
     def tick(self) -> NodeStatus:
-        program = self._script.program()
+        test = self._script.load().test
         else_status = self.get_input("else")
         if not self.children_running:
-            self.children_running = _truthy(program.evaluate(self.config.blackboard, self.config.enums))
+            self.children_running = test(self.blackboard, self._enums)
             if not self.children_running:
                 return else_status
         child_status = self.child.execute_tick()

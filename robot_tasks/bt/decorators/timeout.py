@@ -20,7 +20,7 @@ class TimeoutNode(DecoratorNode):
 
     @staticmethod
     def provided_ports():
-        return [InputPort("msec", int, description="After a certain amount of time, halt() the child "
+        return [InputPort("msec", int, cpp_type="unsigned int", description="After a certain amount of time, halt() the child "
                                                    "if it is still running.")]
 
     def __init__(self, name: str, config: NodeConfig | None = None):

@@ -16,7 +16,7 @@ class SleepNode(StatefulActionNode):
 
     @staticmethod
     def provided_ports():
-        return [InputPort("msec", int)]
+        return [InputPort("msec", int, cpp_type="unsigned int")]
 
     def __init__(self, name: str, config: NodeConfig | None = None):
         super().__init__(name, config)

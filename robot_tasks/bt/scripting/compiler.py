@@ -10,6 +10,8 @@ The blackboard protocol used here is deliberately small:
     bb.get(key)        -> value; KeyError if the entry is missing or empty
     bb.has_entry(key)  -> True if the entry exists (even empty)
     bb.set(key, value) -> create or update
+`bound.py` subclasses the compiler for nodes: the same operators, with variables read
+from one engine Blackboard's entries directly.
 """
 from __future__ import annotations
 
@@ -31,10 +33,61 @@ _M = MAX_EXACT_INT
 _ORDERED_FAILS = {"<": operator.ge, ">": operator.le, "<=": operator.gt, ">=": operator.lt}
 
 
-def compile_statement(node: Node, source: str) -> Evaluator:
-    """Compile one statement of `source` into an evaluator."""
+def compile_run(statements, source: str, compiler=None) -> Evaluator:
+    """`run(bb, enums)`: every statement in order, returning the last value.
+    `compiler` (a `_Compiler`) decides how names reach the blackboard; the default goes
+    through get/has_entry/set."""
+    compiler = compiler or _Compiler(source)
+    compiled = tuple(compiler.compile(_checked(node, source)) for node in statements)
+    if len(compiled) == 1:
+        return compiled[0]
+
+    def run(bb, enums):
+        value = None
+        for statement in compiled:
+            value = statement(bb, enums)
+        return value
+    return run
+
+
+def compile_test(statements, source: str, compiler=None) -> Evaluator:
+    """`test(bb, enums)`: the script's result cast to bool the way ScriptCondition and
+    `_skipIf`/`_while`/... do (BT.CPP's `cast<bool>`); a final comparison gives its
+    verdict directly, without the detour through 1.0/0.0."""
+    from .program import script_truthy  # the cast's error path (imported late: no cycle)
+
+    compiler = compiler or _Compiler(source)
+    *prefix_nodes, last_node = statements
+    if isinstance(last_node, Comparison):
+        last_test = compiler.comparison(_checked(last_node, source), as_bool=True)
+    else:
+        last_value = compiler.compile(_checked(last_node, source))
+
+        def last_test(bb, enums):
+            value = last_value(bb, enums)
+            if value.__class__ is float and value >= 0.0:
+                return value != 0.0
+            return script_truthy(value, source)
+    if not prefix_nodes:
+        return last_test
+    prefix = tuple(compiler.compile(_checked(node, source)) for node in prefix_nodes)
+
+    def test(bb, enums):
+        for statement in prefix:
+            statement(bb, enums)
+        return last_test(bb, enums)
+    return test
+
+
+def _checked(node: Node, source: str) -> Node:
     _check_depth(node, source)
-    return _Compiler(source).compile(node)
+    return node
+
+
+def check_depth(statements, source: str) -> None:
+    """Raise ScriptError if a statement is too deep to compile (done at parse time)."""
+    for node in statements:
+        _check_depth(node, source)
 
 
 def _check_depth(root: Node, source: str) -> None:
@@ -221,11 +274,14 @@ class _Compiler:
                 return slow(left(bb, enums), right(bb, enums))
         return evaluate_binary
 
-    def comparison(self, node: Comparison) -> Evaluator:
+    def comparison(self, node: Comparison, as_bool: bool = False) -> Evaluator:
+        """A comparison (chain) yields 1.0/0.0; `as_bool` gives True/False instead, for
+        conditions (`compile_test`), so they skip the cast of a double to bool."""
         operands = [self.compile(operand) for operand in node.operands]
         chain = list(zip(node.ops, operands[1:], node.positions))
         first = operands[0]
         fail = self.fail
+        yes, no = (True, False) if as_bool else (1.0, 0.0)
 
         def link(op, lv, rv, enums, pos):
             try:
@@ -250,7 +306,7 @@ class _Compiler:
                         same = lv == rv
                     else:
                         same = link("==", lv, rv, enums, pos)
-                    return 1.0 if same is equal else 0.0
+                    return yes if same is equal else no
                 return evaluate_comparison
 
             # BT.CPP writes '<' as "fail if lv >= rv": keep that form so NaN agrees.
@@ -263,8 +319,8 @@ class _Compiler:
                 rc = rv.__class__
                 if (lc is float or (lc is int and -_M <= lv <= _M)) and \
                         (rc is float or (rc is int and -_M <= rv <= _M)):
-                    return 0.0 if fails(lv, rv) else 1.0
-                return 1.0 if link(op, lv, rv, enums, pos) else 0.0
+                    return no if fails(lv, rv) else yes
+                return yes if link(op, lv, rv, enums, pos) else no
             return evaluate_comparison
 
         def evaluate_chain(bb, enums):
@@ -273,9 +329,9 @@ class _Compiler:
             for op, operand, pos in chain:
                 rv = operand(bb, enums)
                 if not link(op, lv, rv, enums, pos):
-                    return 0.0
+                    return no
                 lv = rv
-            return 1.0
+            return yes
         return evaluate_chain
 
     def ternary(self, node: Ternary) -> Evaluator:

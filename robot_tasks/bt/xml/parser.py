@@ -9,24 +9,25 @@ Every error is an XmlError naming the file, the line and the node.
 """
 from __future__ import annotations
 
-import re
 import warnings
 from pathlib import Path
 
-from ..blackboard import Blackboard
+from ..blackboard import EMPTY, Blackboard
 from ..control_node import ControlNode
 from ..decorator_node import DecoratorNode
 from ..decorators.subtree import SubTreeNode
-from ..errors import BehaviorTreeError, LogicError, ScriptError, XmlError
+from ..errors import BehaviorTreeError, ScriptError, XmlError
 from ..manifest import NodeManifest
+from ..port_types import connection_allowed, key_name, literal_key, port_key
 from ..node import NodeConfig, NodeType, TreeNode
 from ..ports import (NO_DEFAULT, POST_CONDITIONS, PRE_CONDITIONS, RESERVED_ATTRIBUTES, PortDirection, PortInfo,
-                     convert_from_string, type_name)
+                     convert_from_string, convert_value, type_name)
 from ..scripts import compile_script
 from ..tree import Subtree, Tree
 from .document import XmlElement, parse_xml
+from .literals import subtree_literal
 from .model_types import type_from_name
-from .names import port_name_problem, tree_id_problem
+from .names import forbidden_character, port_name_problem, tree_id_problem
 from .placeholders import register_placeholder
 
 MAX_DEPTH = 256
@@ -36,12 +37,12 @@ KIND_TAGS = {"Action": NodeType.ACTION, "Condition": NodeType.CONDITION, "Contro
 PORT_TAGS = {"input_port": PortDirection.INPUT, "output_port": PortDirection.OUTPUT,
              "inout_port": PortDirection.INOUT}
 
-_INT_LITERAL = re.compile(r"[-+]?[0-9]+\Z")
-
 
 def is_allowed_port_name(name: str) -> bool:
-    """BT.CPP `IsAllowedPortName`: starts with a letter and is not reserved."""
-    return bool(name) and name[0].isalpha() and name not in RESERVED_ATTRIBUTES
+    """BT.CPP `IsAllowedPortName`: starts with an ASCII letter, has none of the forbidden
+    characters (`a.b` is not a port but another attribute) and is not reserved."""
+    return (bool(name) and name[0].isascii() and name[0].isalpha() and forbidden_character(name) is None
+            and name not in RESERVED_ATTRIBUTES)
 
 
 def pointer_key(text: str) -> str | None:
@@ -57,19 +58,6 @@ def remapped_key(port_name: str, text: str) -> str | None:
     if text == "{=}" or text == "=":
         return port_name
     return pointer_key(text)
-
-
-def typed_literal(text: str):
-    """A SubTree literal port as BT.CPP >= 4.9.1 stores it: int or float when the
-    whole text is a number, otherwise the string."""
-    stripped = text.strip()
-    if _INT_LITERAL.match(stripped):
-        return int(stripped)
-    try:
-        value = float(stripped)
-    except ValueError:
-        return text
-    return value if stripped.lower() not in ("nan", "inf", "-inf", "infinity", "-infinity") else text
 
 
 class XmlParser:
@@ -215,7 +203,7 @@ class XmlParser:
                 try:
                     ports[name] = PortInfo(direction, name, type_from_name(port.get("type")),
                                            default if default is not None else NO_DEFAULT,
-                                           port.text.strip())
+                                           port.text.strip(), cpp_type=port.get("type"))
                 except ValueError as exc:
                     raise port.error(str(exc)) from None
             if kind is NodeType.SUBTREE:
@@ -379,13 +367,19 @@ class _TreeBuilder:
             else:
                 # a constant: stored in the child board, never autoremapped to the parent
                 child_board.autoremap = False
-                child_board.set(attribute, typed_literal(value))
+                literal = subtree_literal(value)
+                child_board.set(attribute, literal)
+                entry = child_board.get_entry(attribute)
+                entry.declared = literal_key(literal)
+                entry.declared_at = f"the literal {attribute}=\"{value}\" of <SubTree ID=\"{subtree_id}\"> " \
+                                    f"({element.file}:{element.line})"
                 child_board.autoremap = autoremap
         path = subtree.instance_name + "/" if subtree.instance_name else ""
         path += element.get("name") or f"{subtree_id}::{node.uid}"
         node.subtree_path = path
         if any(existing.instance_name == path for existing in self.tree.subtrees):
-            raise element.error(f"the SubTree path [{path}] is not unique: give sibling SubTrees different names")
+            raise element.error(f"Duplicate SubTree path detected: '{path}' (as BT.CPP 4.10): give sibling "
+                                f"SubTrees different names, or no name (then the path is ID::UID, unique)")
         self.create_subtree(subtree_id, path, path + "/", child_board, node, ancestry + (subtree_id,), depth)
 
     def _create_node(self, element: XmlElement, blackboard: Blackboard, parent, prefix: str) -> TreeNode:
@@ -399,8 +393,11 @@ class _TreeBuilder:
         enums = self.factory.scripting_enums
 
         port_remap: dict[str, str] = {}
+        other_attributes: dict[str, str] = {}
         for attribute, value in element.attrib.items():
             if not is_allowed_port_name(attribute):
+                if attribute not in RESERVED_ATTRIBUTES:
+                    other_attributes[attribute] = value  # `_description`, `a.b`, ...
                 continue
             if manifest is not None:
                 port = manifest.ports.get(attribute)
@@ -433,6 +430,7 @@ class _TreeBuilder:
                             manifest=manifest, wake_up=self.tree.wake_up, pre_conditions=pre,
                             post_conditions=post)
         config.condition_sources = sources
+        config.other_attributes = other_attributes
         if is_subtree:
             config.input_ports = dict(port_remap)
             registration_id = "SubTree"
@@ -474,7 +472,9 @@ class _TreeBuilder:
         return node
 
     def _create_typed_entries(self, element, manifest: NodeManifest, port_remap, blackboard) -> None:
-        """Every `{key}` port creates a typed (empty) entry, as BT.CPP does at creation."""
+        """Every `{key}` port creates a typed (empty) entry, as BT.CPP does at creation, or
+        meets an entry an earlier port typed: BT.CPP 4.10's connection rules decide
+        (`port_types.py`); a refused connection names both ports and both types."""
         for port_name, port in manifest.ports.items():
             value = port_remap.get(port_name)
             if value is None:
@@ -482,11 +482,21 @@ class _TreeBuilder:
             key = remapped_key(port_name, value)
             if key is None:
                 continue
-            try:
-                blackboard.create_entry(key, port.type)
-            except LogicError as exc:
-                raise element.error(f"the creation of the tree failed because of the port [{port_name}] -> "
-                                    f"[{key}]: {exc}") from None
+            wanted = port_key(port)
+            entry = blackboard.get_entry(key)
+            if entry is None:
+                entry = blackboard.create_entry(key, port.type)
+                entry.declared = wanted
+                entry.declared_at = f"port [{port_name}] of [{element.describe()}] ({element.file}:{element.line})"
+                continue
+            if not connection_allowed(entry.declared, wanted, port.direction):
+                by = f" by {entry.declared_at}" if entry.declared_at else ""
+                raise element.error(
+                    f"the port [{port_name}] ({port.direction.name.lower()}, type [{key_name(wanted)}]) can't use "
+                    f"the blackboard entry [{key}]: it was created with type [{key_name(entry.declared)}]{by}. "
+                    f"BT.CPP 4.10 connects only the same type, a generic port, an entry created as std::string, "
+                    f"or an input port's polymorphic cast")
+            adopt_runtime_type(entry, port.type)
 
     @staticmethod
     def _unknown_port_message(attribute: str, type_id: str, manifest: NodeManifest) -> str:
@@ -498,3 +508,19 @@ class _TreeBuilder:
         ports = ", ".join(declared) or "none"
         return (f"a port with name [{attribute}] is found in the XML but not in the provided_ports() of "
                 f"[{type_id}]{hint}; declared ports: {ports}")
+
+
+def adopt_runtime_type(entry, port_type) -> None:
+    """The Python side of a port meeting an existing entry: an untyped entry starts
+    converting writes to the first typed port's type (its value converted now), unless
+    it was declared std::string (text stays text and each reader converts it, as in
+    BT.CPP) or its value does not convert (then the read fails at tick time, as in BT.CPP;
+    the load-time rules have already said yes)."""
+    if entry.type is not None or port_type is None or port_type is str or entry.declared == "std::string":
+        return
+    if entry.value is not EMPTY:
+        try:
+            entry.value = convert_value(entry.value, port_type)
+        except (ValueError, TypeError):
+            return
+    entry.type = port_type

@@ -17,7 +17,9 @@ def _model_element(parent: ET.Element, manifest: NodeManifest) -> None:
     element = ET.SubElement(parent, manifest.type.value, {"ID": manifest.registration_id})
     for port in manifest.ports.values():
         attributes = {"name": port.name}
-        if port.type is not None:
+        if port.cpp_type is not None:
+            attributes["type"] = port.cpp_type  # the C++ type BT.CPP declares
+        elif port.type is not None:
             attributes["type"] = type_name(port.type)
         if port.has_default:
             attributes["default"] = port.default_as_string()
