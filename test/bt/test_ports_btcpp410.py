@@ -30,7 +30,7 @@ class NodeWithPorts(SyncActionNode):
         return NodeStatus.SUCCESS if (val_a, val_b) == (42, 66) else NodeStatus.FAILURE
 
 
-def factory_with(*classes, **with_args):
+def factory_with(*classes):
     factory = BehaviorTreeFactory()
     for cls in classes:
         factory.register_node_type(cls)
