@@ -37,6 +37,7 @@ from robot_tasks_interfaces.msg import JointControllerState
 from robot_tasks.nodes.sim.controller_io import ControllerIO
 from robot_tasks.nodes.sim.franka_gripper_io import FrankaGripperIO
 from robot_tasks.nodes.sim.trajectory_controller_io import TrajectoryControllerIO
+from robot_tasks.nodes.sim.speed_scaling_io import SpeedSliderIO
 from robot_tasks.nodes.sim.ur_io import UrIO
 from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC
@@ -68,6 +69,9 @@ class RobotIO:
         self._desc_pub.publish(String(data=self.robot.robot_description))
         self.trajectory_controller = TrajectoryControllerIO(node, self)
         self.gripper_io = self._gripper_driver(node)
+        # a UR's speed slider and its broadcaster (Universal_Robots_ROS2_Driver); SuctionGripper
+        # marks the UR10 here, as in _gripper_driver
+        self.speed_slider = SpeedSliderIO(node, self) if isinstance(self.robot.gripper, SuctionGripper) else None
         self.controllers = ControllerIO(node, self) if self.robot.controllers is not None else None
         self._state_pubs = {}
         self._record_steps = controller_state
@@ -136,6 +140,8 @@ class RobotIO:
             self.controllers.publish(ros_seconds)
         if self.gripper_io is not None:
             self.gripper_io.publish_state(ros_seconds)
+        if self.speed_slider is not None:
+            self.speed_slider.publish()
 
     def robot_arm_state(self):
         """Measured (positions, velocities) of the arm joints, in the controller's order."""
