@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from defusedxml import ElementTree
 
 from robot_tasks.bringup import load_plan, node_argv
@@ -81,7 +82,7 @@ def test_every_launch_file_has_its_config_and_every_bringup_config_its_launch_fi
     for param in PAIRS:
         assert param.values[1].is_file(), f"{param.values[0].name} has no {param.values[1].name}"
     for config in (REPO / "config").glob("*.yaml"):
-        if "bringup" in config.read_text():
+        if "bringup" in (yaml.safe_load(config.read_text()) or {}):
             assert (REPO / "launch" / f"{config.stem}.launch.xml").is_file(), f"{config.name} has no launch file"
 
 
@@ -107,6 +108,9 @@ def launch_description(launch: Path, overrides: dict[str, str] | None = None):
     args = {a.get("name"): a.get("default", "") for a in root.findall("arg")}
     assert set(overrides or {}) <= set(args), "override of an undeclared <arg>"
     args.update(overrides or {})
+    for let in root.findall("let"):          # in document order, each under its condition
+        if condition_holds(let, args):
+            args[let.get("name")] = resolve(let.get("value"), args)
     nodes = []
     for node in root.findall("node"):
         if not condition_holds(node, args):
@@ -115,14 +119,16 @@ def launch_description(launch: Path, overrides: dict[str, str] | None = None):
             "pkg": node.get("pkg"), "exec": node.get("exec"), "name": node.get("name"),
             "namespace": resolve(node.get("namespace", ""), args),
             "params": [resolve(p.get("from"), args) for p in node.findall("param") if p.get("from")],
-            "remaps": [f"{r.get('from')}:={r.get('to')}" for r in node.findall("remap")],
+            # an identity remap (a name the driver keeps) is no remap
+            "remaps": [f"{r.get('from')}:={resolve(r.get('to'), args)}" for r in node.findall("remap")
+                       if resolve(r.get("to"), args) != r.get("from")],
             "respawn": node.get("respawn", "false") == "true",
             "respawn_delay": float(node.get("respawn_delay", "0.0")),
             "required": node.get("on_exit") == "shutdown",
             "values": {p.get("name"): p.get("value") for p in node.findall("param") if p.get("name")},
             "args": node.get("args", ""),
         })
-    unknown = {el.tag for el in root} - {"arg", "node"}
+    unknown = {el.tag for el in root} - {"arg", "let", "node"}
     assert not unknown, f"the test does not understand launch elements {unknown}"
     return args, nodes
 
@@ -154,12 +160,15 @@ def test_every_params_file_exists_and_is_installed(launch, config):
             assert Path(path).parent.name == "config"
 
 
+@pytest.mark.parametrize("driver", ["sim", "real"])
 @pytest.mark.parametrize("launch, config, foxglove", PAIRS_WITH_OPTIONS)
-def test_launch_starts_exactly_what_bringup_starts(launch, config, foxglove):
+def test_launch_starts_exactly_what_bringup_starts(launch, config, foxglove, driver):
     """By default, and with the optional Foxglove bridge (foxglove:=true / --foxglove) where the
-    pair has one."""
-    args, nodes = launch_description(launch, {"foxglove": "true"} if foxglove else None)
-    plan = load_plan(config)
+    pair has one; with the sim and with the real drivers (driver:=real / --driver real: no sim,
+    the real bringup's names, the cell's .real.yaml read second)."""
+    overrides = {"driver": driver, **({"foxglove": "true"} if foxglove else {})}
+    args, nodes = launch_description(launch, overrides)
+    plan = load_plan(config, driver)
     if foxglove:
         plan.enable("foxglove_bridge")
     assert [n["name"] for n in nodes] == [s.name for s in plan.nodes]
@@ -170,10 +179,12 @@ def test_launch_starts_exactly_what_bringup_starts(launch, config, foxglove):
         assert (node["respawn"], node["respawn_delay"], node["required"]) == \
             (spec.respawn, spec.respawn_delay, spec.required), spec.name
         assert node["namespace"].strip("/") == plan.namespace, spec.name
-        assert [Path(p).resolve() for p in node["params"]] == [plan.path]
-        # and bringup's own command line carries the same params file and remappings
+        second = plan.overlay or plan.path          # the sim's launch reads the cell's file twice: harmless
+        assert [Path(p).resolve() for p in node["params"]] == [plan.path, second]
+        # and bringup's own command line carries the same params files and remappings
         argv = node_argv(spec, plan, plan.path)
-        assert argv[argv.index("--params-file") + 1] == str(plan.path)
+        files = [argv[i + 1] for i, a in enumerate(argv) if a == "--params-file"]
+        assert files == [str(plan.path)] + ([str(plan.overlay)] if plan.overlay else [])
         assert [argv[i + 1] for i, a in enumerate(argv) if a == "-r"][1:] == list(spec.remappings)
 
 
@@ -198,7 +209,8 @@ def test_rcl_parses_the_yaml_as_a_params_file(launch, config, tmp_path):
     from rclpy.context import Context
     from rclpy.signals import SignalHandlerOptions
 
-    for path, ok in ((config, True), (_broken_copy(tmp_path), False)):
+    real = config.with_name(f"{config.stem}.real.yaml")
+    for path, ok in ((config, True), (real, True), (_broken_copy(tmp_path), False)):
         context = Context()
         try:
             if ok:
