@@ -11,63 +11,29 @@ the measured position. (Publishing an empty trajectory on JTC's topic stops noth
 rejected as "Empty trajectory received.")
 
     client = TrajectoryControllerClient(node, "joint_trajectory_controller/follow_joint_trajectory")
-    motion = client.send(trajectory_msg)      # a ControllerMotion; the previous one is superseded
+    motion = client.send(trajectory_msg)      # a ControllerMotion (robot_tasks/ros/driver_goal.py)
     motion.refused / motion.outcome()         # polled by the goal loop
     client.stop()                             # cancel whatever motion runs now
 """
 from __future__ import annotations
 
-from action_msgs.msg import GoalStatus
 from control_msgs.action import FollowJointTrajectory
 from rclpy.action import ActionClient
 
+from robot_tasks.ros.driver_goal import DriverGoal
 from robot_tasks.ros.error_codes import code_name
 
-STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABORTED: "ABORTED",
-                GoalStatus.STATUS_CANCELED: "CANCELED"}
 
-
-class ControllerMotion:
-    """One goal sent to the trajectory controller, from the send to its result."""
-
-    def __init__(self, send_future):
-        self.handle = None
-        self._result_future = None
-        self._stop_requested = False
-        self._send_future = send_future
-        send_future.add_done_callback(self._on_response)
-
-    def _on_response(self, future) -> None:
-        self.handle = future.result()
-        if not self.handle.accepted:
-            return
-        self._result_future = self.handle.get_result_async()
-        if self._stop_requested:                 # stopped while the goal was in flight
-            self.handle.cancel_goal_async()
-
-    @property
-    def answered(self) -> bool:
-        return self.handle is not None
-
-    @property
-    def refused(self) -> bool:
-        return self.handle is not None and not self.handle.accepted
+class ControllerMotion(DriverGoal):
+    """One trajectory goal: a DriverGoal whose outcome names the controller's error code."""
 
     def outcome(self):
         """(status name, error_code name, error_string) once the controller has ended the goal."""
-        future = self._result_future
-        if future is None or not future.done():
+        ended = super().outcome()
+        if ended is None:
             return None
-        response = future.result()
-        return (STATUS_NAMES.get(response.status, f"STATUS_{response.status}"),
-                code_name(FollowJointTrajectory.Result, response.result.error_code),
-                response.result.error_string)
-
-    def stop(self) -> None:
-        """Cancel the goal (JTC holds the measured position); a no-op once it has ended."""
-        self._stop_requested = True
-        if self.handle is not None and self.handle.accepted and not self._result_future.done():
-            self.handle.cancel_goal_async()
+        status, result = ended
+        return status, code_name(FollowJointTrajectory.Result, result.error_code), result.error_string
 
 
 class TrajectoryControllerClient:
@@ -75,23 +41,21 @@ class TrajectoryControllerClient:
 
     def __init__(self, node, action_name: str):
         self.client = ActionClient(node, FollowJointTrajectory, action_name)
-        namespace = node.get_namespace().rstrip("/")
-        self.action_name = action_name if action_name.startswith("/") else f"{namespace}/{action_name}"
+        self.action_name = node.resolve_topic_name(action_name)   # after namespace and remapping, for messages
         self._latest: ControllerMotion | None = None
 
     def ready(self) -> bool:
         return self.client.server_is_ready()
 
     def send(self, trajectory_msg) -> ControllerMotion:
-        motion = ControllerMotion(self.client.send_goal_async(
-            FollowJointTrajectory.Goal(trajectory=trajectory_msg)))
+        motion = ControllerMotion(self.client, FollowJointTrajectory.Goal(trajectory=trajectory_msg))
         self._latest = motion
         return motion
 
     def stop(self) -> None:
         """Stop the latest motion (the one the controller runs: a newer goal preempts older)."""
         if self._latest is not None:
-            self._latest.stop()
+            self._latest.cancel()
 
     def destroy(self) -> None:
         self.client.destroy()

@@ -18,7 +18,7 @@ The server is a client of what a real robot's bringup offers (parameter `backend
                   FORCE_HOLD)
 
 Modules: node.py (the action and the goal loops), parameters.py, parallel_drivers.py and
-io_driver.py (the driver clients), driver_goal.py (one goal sent to a driver). The rules that
-map goals onto drivers and read their answers are ROS-free:
+io_driver.py (the driver clients; one goal sent to a driver is robot_tasks/ros/driver_goal.py).
+The rules that map goals onto drivers and read their answers are ROS-free:
 robot_tasks.control.gripper_logic (goal checks) and robot_tasks.control.gripper_drivers.
 """

@@ -18,7 +18,7 @@ from rclpy.action import ActionClient
 
 from robot_tasks.control.gripper_drivers import (franka_call, gripper_action_call, judge_franka,
                                                  judge_gripper_action)
-from robot_tasks.nodes.gripper_server.driver_goal import DriverGoal
+from robot_tasks.ros.driver_goal import DriverGoal
 
 
 def _resolved(node, name: str) -> str:

@@ -1,12 +1,15 @@
-"""One goal sent to a gripper driver's action server, from the send to its result.
+"""One goal sent to a driver's action server, from the send to its result.
 
-Sent from the server's execute coroutine (the executor thread): the goal response and the
-result arrive as futures, which the goal loop polls:
+A server that is the client of a real driver's action (the arm server of
+joint_trajectory_controller's follow_joint_trajectory, the gripper server of franka_gripper's
+move/grasp) sends each goal from its own execute coroutine (the executor thread); the goal
+response and the result arrive as futures, which the goal loop polls:
 
     goal = DriverGoal(client, Move.Goal(width=0.08, speed=0.1))
     goal.refused            # the driver rejected it
     goal.outcome()          # None while it runs; then ("SUCCEEDED" | "ABORTED" | "CANCELED", result)
-    goal.cancel()           # ask the driver to cancel (franka_gripper: stop()); a no-op once ended
+    goal.cancel()           # ask the driver to cancel; a no-op once ended, sent on acceptance if
+                            # the goal was still in flight
 """
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABOR
 
 
 class DriverGoal:
+    """The goal's handle once answered, its outcome once ended (see the module docstring)."""
+
     def __init__(self, client, goal_msg):
         self.handle = None
         self._result_future = None
