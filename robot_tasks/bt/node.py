@@ -245,6 +245,14 @@ class TreeNode:
                                    f"to IDLE. Use reset_status() instead.")
         self.status = status
 
+    def timer_queue(self):
+        """Where this node's timers go (Timeout, Delay): the process-wide queue. A
+        recording wraps it to note when a timer fires; a replay gives a node a queue
+        whose timers fire where the recording says they did."""
+        from .timer_queue import shared_timer_queue
+
+        return shared_timer_queue()
+
     def emit_wake_up_signal(self) -> None:
         """Ask the tree to tick again at once (used by nodes that yield RUNNING)."""
         wake_up = self.config.wake_up
@@ -269,7 +277,8 @@ class TreeNode:
     def _choose_tick_path(self) -> None:
         config = self.config
         if (self._pre_tick_callback is not None or self._post_tick_callback is not None
-                or config.pre_conditions or config.post_conditions):
+                or config.pre_conditions or config.post_conditions
+                or "tick" in self.__dict__):  # a wrapped tick (a recording) must be called
             self.execute_tick = self._execute_tick_full
         else:
             self.__dict__.pop("execute_tick", None)

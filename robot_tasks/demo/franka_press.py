@@ -36,8 +36,8 @@ from typing import Callable
 import numpy as np
 
 from robot_tasks.demo.report import write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
-                                      run_with_nodes, wait_for_server)
+from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, recording_entry, result_future_of,
+                                      run_stamp, run_with_nodes, wait_for_server)
 
 TREE_ID = "FrankaPress"
 SLIDES = ("slide_1", "slide_2", "slide_3")
@@ -275,6 +275,7 @@ def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print
         report["plot"] = "press.png"
     report["success"] = bool(result == "SUCCESS" and report["press"]["ok"])
     report.update(btlog_entry(run_dir))
+    report.update(recording_entry(run_dir))
     write_report(run_dir / "report.json", report)
     steady = report["press"]["steady_state"]
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - force {steady['force_mean_n']} ± "

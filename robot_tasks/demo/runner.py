@@ -18,6 +18,9 @@ the sim's ground truth grades the result. The run folder holds:
                       recoveries, task_log (the tree executor's log: every decision and recovery)
     montage.png       camera frames after each phase, captioned (the first 59, then the last)
     tree_status.log   every node status change (sim time, tick, path, old -> new)
+    <tree>_<time>.btlog         the run for Groot2's Log Replay (report.json "btlog")
+    <tree>_<time>.replay.jsonl  per tick, what every leaf returned and wrote: `robot-tasks
+                      replay <run folder>` re-runs the tree offline from it (report.json "replay")
     nodes.log         the nodes' output, prefixed with their names
 and, for a task that names them (banana_bowl): images/<NN_name>.png (one per named phase,
 plus the start and the end), trace.npz (the demonstration's (T, 9) state/action arrays,
@@ -35,8 +38,8 @@ from typing import Callable
 from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import positions_of, write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, result_future_of, run_stamp,
-                                      run_with_nodes, wait_for_server)
+from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, recording_entry, result_future_of,
+                                      run_stamp, run_with_nodes, wait_for_server)
 
 MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
 MAX_TASK_LOG = 400
@@ -339,6 +342,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
     if watchers:
         _finish_recording(task, watchers[0], state, run_dir, report, say)
     report.update(btlog_entry(run_dir))
+    report.update(recording_entry(run_dir))
     write_report(run_dir / "report.json", report)
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - {summary}"
         f"; wall {report['wall_time_s']} s, sim {report.get('sim_time_s', '?')} s; see {run_dir}/report.json")

@@ -48,9 +48,11 @@ def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict, foxg
         overrides = {**overrides, "sim": {**overrides.get("sim", {}), "gui": True}}
     folder = Path(out) / folder_name
     folder.mkdir(parents=True, exist_ok=True)
-    # every run folder gets a .btlog of the run: Groot2 replays the episode from it
+    # every run folder gets a .btlog of the run (Groot2 replays the episode from it) and a
+    # recording of every leaf's results and writes (`robot-tasks replay` re-runs it offline)
     overrides = {**overrides, "tree_executor": {**overrides.get("tree_executor", {}),
-                                                "btlog_dir": str(folder.resolve())}}
+                                                "btlog_dir": str(folder.resolve()),
+                                                "record_dir": str(folder.resolve())}}
     params = with_overrides(plan, overrides, folder / "params")
     domain = pick_free_domain_id()
     settings = loopback_dds_settings(domain, folder / "ros_log")
@@ -62,6 +64,12 @@ def btlog_entry(folder: Path) -> dict:
     """{"btlog": file name} of the run's .btlog (open it in Groot2's Log Replay), or {}."""
     logs = sorted(p.name for p in Path(folder).glob("*.btlog"))
     return {"btlog": logs[-1]} if logs else {}
+
+
+def recording_entry(folder: Path) -> dict:
+    """{"replay": file name} of the run's recording (`robot-tasks replay <run folder>`), or {}."""
+    recordings = sorted(p.name for p in Path(folder).glob("*.replay.jsonl"))
+    return {"replay": recordings[-1]} if recordings else {}
 
 
 def check_nodes(supervisor, report) -> None:

@@ -115,6 +115,21 @@ class TreeCatalog:
         self._apply_payload(tree, payload or {})
         return tree, tree_id
 
+    def sources(self, target: str, tree: Tree) -> tuple[str, dict[str, str]]:
+        """(the file `target`'s tree is read from, {subtree ID: file} for the subtrees of
+        `tree` that another loaded file defines); '' when the file is not known."""
+        target = (target or "").strip()
+        main = self.files.get(target, "")
+        if not main:
+            path = self._find_file(target)
+            main = str(path) if path is not None else ""
+        others = {}
+        for subtree in tree.subtrees:
+            defined_in = self.files.get(subtree.tree_id)
+            if defined_in and defined_in != main:
+                others[subtree.tree_id] = defined_in
+        return main, others
+
     def _find_file(self, target: str) -> Path | None:
         if not target.endswith(".xml") and "/" not in target:
             return None

@@ -7,7 +7,6 @@ from ..decorator_node import DecoratorNode
 from ..node import NodeConfig
 from ..ports import InputPort
 from ..status import FAILURE, RUNNING, SUCCESS, NodeStatus
-from ..timer_queue import shared_timer_queue
 
 
 class DelayNode(DecoratorNode):
@@ -31,7 +30,7 @@ class DelayNode(DecoratorNode):
             self._delay_complete = False
             self._delay_started = True
             self.status = RUNNING
-            self._timer_id = shared_timer_queue().add(msec / 1000.0, self._on_timer)
+            self._timer_id = self.timer_queue().add(msec / 1000.0, self._on_timer)
         with self._lock:
             complete = self._delay_complete
         if not complete:
@@ -50,6 +49,6 @@ class DelayNode(DecoratorNode):
     def halt(self) -> None:
         self._delay_started = False
         if self._timer_id is not None:
-            shared_timer_queue().cancel(self._timer_id)
+            self.timer_queue().cancel(self._timer_id)
             self._timer_id = None
         DecoratorNode.halt(self)

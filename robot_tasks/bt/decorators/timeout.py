@@ -7,7 +7,6 @@ from ..decorator_node import DecoratorNode
 from ..node import NodeConfig
 from ..ports import InputPort
 from ..status import FAILURE, RUNNING, SUCCESS, NodeStatus
-from ..timer_queue import shared_timer_queue
 
 
 class TimeoutNode(DecoratorNode):
@@ -37,7 +36,7 @@ class TimeoutNode(DecoratorNode):
             self.status = RUNNING
             self._child_halted = False
             if msec > 0:
-                self._timer_id = shared_timer_queue().add(msec / 1000.0, self._on_timeout)
+                self._timer_id = self.timer_queue().add(msec / 1000.0, self._on_timeout)
         with self._lock:
             if self._child_halted:
                 self._timer_started = False
@@ -58,7 +57,7 @@ class TimeoutNode(DecoratorNode):
 
     def _cancel_timer(self) -> None:
         if self._timer_id is not None:
-            shared_timer_queue().cancel(self._timer_id)
+            self.timer_queue().cancel(self._timer_id)
             self._timer_id = None
 
     def halt(self) -> None:

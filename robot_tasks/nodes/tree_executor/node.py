@@ -15,6 +15,9 @@
 | groot2_address        | 127.0.0.1      | where the Groot2 sockets bind                      |
 | btlog_dir             | ""             | write a FileLogger2 .btlog of every run here       |
 |                       |                | (Groot2 replays it); "" = off                      |
+| record_dir            | ""             | record every run here: per tick, what each leaf    |
+|                       |                | returned and wrote (<tree>_<time>.replay.jsonl;    |
+|                       |                | `robot-tasks replay` re-runs it offline); "" = off |
 
 Provides: action ExecuteTree, topic tree_status (TreeStatus), service get_loaded_trees
 (GetLoadedTrees), all relative to the node's namespace. A plugin that cannot be loaded
@@ -30,7 +33,7 @@ from robot_tasks.ros.leaves import register_ros_nodes
 from robot_tasks.ros.log_bridge import forward_python_logging
 from robot_tasks.ros.parameters import declare
 from robot_tasks.runtime.catalog import TreeCatalog, default_tree_dirs
-from robot_tasks.runtime.monitors import RunMonitors, btlog_monitor, groot2_monitor
+from robot_tasks.runtime.monitors import RunMonitors, btlog_monitor, groot2_monitor, recording_monitor
 from robot_tasks.runtime.plugins import load_plugins
 
 
@@ -55,12 +58,18 @@ class TreeExecutorNode(Node):
         groot2_address = declare(self, "groot2_address", "127.0.0.1", "address the Groot2 sockets bind",
                                  allow_empty=False)
         btlog_dir = declare(self, "btlog_dir", "", "folder for a .btlog of every run; '' = off")
+        record_dir = declare(self, "record_dir", "", "folder for a recording of every run (robot-tasks "
+                                                     "replay); '' = off")
         monitors = []
         if groot2_port:
             monitors.append(groot2_monitor(groot2_port, groot2_address, self.get_logger().warning))
             self.get_logger().info(f"Groot2: connect to {groot2_address}:{groot2_port} while a tree runs")
         if btlog_dir:
             monitors.append(btlog_monitor(btlog_dir, self.get_logger().warning))
+        if record_dir:
+            clock = "the tree_executor's ROS clock (sim time under use_sim_time), s"
+            monitors.append(recording_monitor(record_dir, [p for p in plugins if p], clock,
+                                              self.get_logger().warning))
 
         factory = BehaviorTreeFactory()
         register_ros_nodes(factory, self)

@@ -41,7 +41,7 @@ from robot_tasks.ros.error_codes import code_name
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.runtime.catalog import TreeCatalog, parse_payload
-from robot_tasks.runtime.monitors import RunMonitors
+from robot_tasks.runtime.monitors import RunInfo, RunMonitors
 from robot_tasks.runtime.errors import InvalidPayloadError, NodeTickError, TreeLoadError, UnknownTreeError
 from robot_tasks.runtime.run import FINISHED, StatusChange, TreeRun
 from robot_tasks_interfaces.action import ExecuteTree
@@ -123,7 +123,8 @@ class ExecuteTreeServer:
                          f"preempted by a newer goal for '{goal.target_tree}'; the tree was halted")
         active = ActiveGoal(handle, TreeRun(tree, tree_id), Future())
         self.active = active
-        self.monitors.open(tree, tree_id)
+        tree_file, subtree_files = self.catalog.sources(goal.target_tree, tree)
+        self.monitors.open(tree, tree_id, RunInfo(goal.target_tree, tree_file, subtree_files, payload))
         self.log.info(f"running tree '{tree_id}'")
         self._publish_status(active, active.run.snapshot())
         self.timer.reset()
@@ -163,6 +164,8 @@ class ExecuteTreeServer:
             self._finish(active, Result.CANCELLED, NodeStatus.IDLE, "cancelled; the tree was halted")
             return
         run = active.run
+        if self.monitors.ticking:  # a recording: it notes each tick with the node's clock
+            self.monitors.begin_tick(run.tick_count + 1, self.node.get_clock().now().nanoseconds * 1e-9)
         try:
             status = run.tick()
         except NodeTickError as exc:
