@@ -22,9 +22,13 @@ accelerates keeps the hand's m·a as a bias (measured: 0.7 N when taken in the f
 a 10 N press), so tare while the arm is held still.
 
 Measured accuracy (test_ft_sensor.py): a force on the hand, or on the closed fingertips
-along the hand's axis, reads back within 0.01-0.02 N. A force on the fingers along their
-sliding axis (carried by the finger motors and limits) reads ~9 % off: PyBullet's reaction
-of a fixed joint does not see all of the child joints' motor impulses.
+along the hand's axis, reads back within 0.01-0.02 N, except along the fingers' sliding axis:
+there a push on the hand reads up to ~3 % off (0.09 N of 3 N), because PyBullet's gear
+constraint that couples the two fingers (grippers.py, as the hand's mechanism couples them)
+acts on the two finger joints, and a coupling force that the real mechanism keeps inside the
+hand leaks into the reaction here. A force on the fingers along their sliding axis (carried
+by the finger motors and limits) reads ~9 % off: PyBullet's reaction of a fixed joint does
+not see all of the child joints' motor impulses.
 """
 from __future__ import annotations
 

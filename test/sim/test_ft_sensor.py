@@ -40,7 +40,11 @@ def test_a_push_on_the_hand_reads_as_the_opposite_tool_wrench(panda_world, where
     push = np.array([4.0, -3.0, 6.0])                 # the environment pushes the tool
     sensor, wrench, lever = _push_and_read(panda_world, arm, [arm.link_index("panda_hand")],
                                            push, where)
-    np.testing.assert_allclose(wrench[:3], -push, atol=0.01)
+    # along the fingers' sliding axis the finger gear leaks up to ~3 % (ft_sensor.py's docstring)
+    sliding = np.array(p.getMatrixFromQuaternion(arm.ee_pose()[1])).reshape(3, 3)[:, 1]
+    error = wrench[:3] + push
+    assert abs(error @ sliding) < 0.03 * np.linalg.norm(push), error
+    np.testing.assert_allclose(error - (error @ sliding) * sliding, 0.0, atol=0.01)
     np.testing.assert_allclose(wrench[3:], -np.cross(lever, push), atol=0.01)
     assert np.linalg.norm(sensor.reading()[:3]) > 5.0  # the raw reading carries the weight too
 

@@ -38,4 +38,5 @@ def test_no_warnings_with_period_zero_and_gives_up_after_max_attempts(monkeypatc
     with caplog.at_level(logging.WARNING, logger="robot_tasks.tasks.pyramid"):
         statuses = [tree.tick_exactly_once() for _ in range(3)]
     assert statuses == [NodeStatus.RUNNING, NodeStatus.RUNNING, NodeStatus.FAILURE]
-    assert [r.getMessage() for r in caplog.records] == ["KeepTrying: the test failed 3 times; giving up"]
+    # the node's full path: an unnamed node's is BT.CPP's `KeepTrying::<uid>`
+    assert [r.getMessage() for r in caplog.records] == ["KeepTrying::1: the test failed 3 times; giving up"]
