@@ -30,7 +30,7 @@ from typing import Any
 
 from ..blackboard import EMPTY, Blackboard
 from . import operators as ops
-from .compiler import Evaluator, _Compiler, _numeric_literal, compile_run, compile_test
+from .compiler import Evaluator, _Compiler, _numeric_literal, compile_run, compile_test, stored_value
 from .syntax_tree import Assignment, Comparison, Name
 from .values import FLOAT_EPSILON, MAX_EXACT_INT
 
@@ -177,21 +177,7 @@ class _BoundCompiler(_Compiler):
                 old = None if entry is None else entry.value  # read after the right side ran
                 if old is EMPTY:
                     old = None
-                vc = value.__class__
-                oc = old.__class__
-                if old is None or (oc is vc and (vc is int or vc is float or vc is str)):
-                    if value is None:
-                        raise fail(f"the right operand of [{op}] is not initialized", pos)
-                    stored = value
-                elif oc is int and vc is float and value.is_integer() and -_M <= value <= _M:
-                    stored = int(value)  # an int entry stays int (BT.CPP Any::copyInto)
-                elif oc is float and vc is int and -_M <= value <= _M:
-                    stored = float(value)
-                else:
-                    try:
-                        stored = ops.assigned_value(key, old, value, enums)
-                    except ops.OperatorError as exc:
-                        raise fail(str(exc), pos) from None
+                stored = stored_value(key, old, value, enums, op, pos, fail)
                 store(entry, stored)
                 return stored
             return evaluate_assignment

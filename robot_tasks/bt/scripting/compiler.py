@@ -379,21 +379,7 @@ class _Compiler:
                     old = bb.get(key)
                 except KeyError:
                     old = None
-                vc = value.__class__
-                oc = old.__class__
-                if old is None or (oc is vc and (vc is int or vc is float or vc is str)):
-                    if value is None:
-                        raise fail(f"the right operand of [{op}] is not initialized", pos)
-                    stored = value
-                elif oc is int and vc is float and value.is_integer() and -_M <= value <= _M:
-                    stored = int(value)  # an int entry stays int (BT.CPP Any::copyInto)
-                elif oc is float and vc is int and -_M <= value <= _M:
-                    stored = float(value)
-                else:
-                    try:
-                        stored = ops.assigned_value(key, old, value, enums)
-                    except ops.OperatorError as exc:
-                        raise fail(str(exc), pos) from None
+                stored = stored_value(key, old, value, enums, op, pos, fail)
                 bb.set(key, stored)
                 return stored
             return evaluate_assignment
@@ -429,3 +415,23 @@ class _Compiler:
             bb.set(key, stored)
             return stored
         return evaluate_compound
+
+
+def stored_value(key: str, old: Any, value: Any, enums, op: str, pos: int, fail) -> Any:
+    """What `key = value` stores over the entry's `old` value, as BT.CPP's Any::copyInto: the
+    same type as is; an int entry stays int for an integral float, a float entry takes an int;
+    anything else by the operators' conversion rules. `fail(message, pos)` builds the error."""
+    vc = value.__class__
+    oc = old.__class__
+    if old is None or (oc is vc and (vc is int or vc is float or vc is str)):
+        if value is None:
+            raise fail(f"the right operand of [{op}] is not initialized", pos)
+        return value
+    if oc is int and vc is float and value.is_integer() and -_M <= value <= _M:
+        return int(value)
+    if oc is float and vc is int and -_M <= value <= _M:
+        return float(value)
+    try:
+        return ops.assigned_value(key, old, value, enums)
+    except ops.OperatorError as exc:
+        raise fail(str(exc), pos) from None
