@@ -10,9 +10,10 @@ resolution is converted into OMPL's fraction-of-space-extent setting). With the 
 0.01 rad (Euclidean in joint space) a point 1.3 m from the axes moves at most a few cm
 between checks, comparable to the checker's 1 cm obstacle padding: only obstacles thinner
 than that could slip between two checks. The solution is shortcut by OMPL's path
-simplifier, and finally every state of the result, densified at
-`collision_step`, is re-checked here — a path that comes back with success=True has been
-verified state by state. A path that fails the re-check (a contact that fell between
+simplifier, and finally every state of the result, densified the way `interpolate_path`
+densifies it for the controller (at most DEFAULT_MAX_DQ = 0.006 rad per joint, or
+`collision_step` if finer), is re-checked here — a path that comes back with success=True
+has had every state the controller will be commanded verified. A path that fails the re-check (a contact that fell between
 OMPL's checks) is planned again from a fresh tree while `time_limit` lasts.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ompl import util as ou
 from .collision import CollisionChecker
 from .errors import InputError
 from .ik import IkConfig, IkSolver
+from .interpolation import DEFAULT_MAX_DQ
 from .pose import Pose
 
 ou.setLogLevel(ou.LOG_WARN)  # OMPL prints every planner start at INFO level
@@ -130,7 +132,8 @@ def plan_joint_path(checker: CollisionChecker, q_start, q_goal, time_limit: floa
         path = np.array([[solution.getState(i)[j] for j in range(dof)]
                          for i in range(solution.getStateCount())])
         path[0], path[-1] = q0, q1  # exact endpoints (OMPL copies them, this removes doubt)
-        bad = first_invalid_state(checker, path, collision_step)
+        # the same samples interpolate_path will command (a coarser check can pass between them)
+        bad = first_invalid_state(checker, path, min(collision_step, DEFAULT_MAX_DQ))
         if bad is None:
             return PlanResult(True, path, "planned", time.perf_counter() - began, q1)
         reason = f"planned path failed re-check: {checker.describe(bad)}"

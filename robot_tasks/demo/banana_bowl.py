@@ -38,6 +38,7 @@ BAG_TOPICS = (
     ("tree_status", "robot_tasks_interfaces/msg/TreeStatus", 0.0),
 )
 CAMERA_TOPIC = ("camera/image_raw", "sensor_msgs/msg/Image", 2.0)
+RECOVERIES = {("back_off", "RUNNING"): "grasp held nothing: backing off to look and pick again"}
 
 
 def grade(poses: dict, _first_poses: dict, _counted: list):
@@ -72,7 +73,7 @@ def payload(options) -> dict:
 
 
 BANANA_BOWL = DemoTask(name="banana_bowl", tree_id=TREE_ID, phases=PHASES, counted="release",
-                       counted_as="released", recoveries={}, make_rule=lambda mode: None, grade=grade,
+                       counted_as="released", recoveries=RECOVERIES, make_rule=lambda mode: None, grade=grade,
                        images=IMAGES, start_image=START_IMAGE, done_image=DONE_IMAGE,
                        scene_overrides=scene_overrides, payload=payload, trace_robot=ROBOT,
                        bounded_phases=BOUNDED_PHASES, bag_topics=BAG_TOPICS, camera_topic=CAMERA_TOPIC)

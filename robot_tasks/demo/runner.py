@@ -242,6 +242,9 @@ class RunWatcher:
     def _on_status(self, msg):
         st, task = self.state, self.task
         st.last_status_wall = time.monotonic()
+        # the tick's own sim time: /clock may have moved on before this message arrives, and a
+        # phase window must end before the commands the next leaf sent in the same tick
+        tick_time = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9 or st.sim_time
         for change in msg.changes:
             if st.follower is not None:
                 st.follower.on_change(st.sim_time, change)
@@ -252,10 +255,10 @@ class RunWatcher:
                 if name in task.phases and change.registration_id in PHASE_LEAVES:
                     if status == "RUNNING":
                         st.events.append(("phase", name))
-                        st.phase_windows[name] = [round(st.sim_time, 4), None]
+                        st.phase_windows[name] = [round(tick_time, 4), None]
                     elif status == "SUCCESS":
                         if name in st.phase_windows:
-                            st.phase_windows[name][1] = round(st.sim_time, 4)
+                            st.phase_windows[name][1] = round(tick_time, 4)
                         stem = dict(task.images).get(name)
                         if stem is not None:
                             self.capture_named(stem)

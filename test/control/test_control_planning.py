@@ -72,7 +72,7 @@ def test_rrt_connect_goes_around_a_wall(panda_scene):
     # The straight joint-space line is blocked, so this really needs the planner.
     assert first_invalid_state(checker, [q_start, q_goal]) is not None
     plan = plan_joint_path(checker, q_start, q_goal, time_limit=5.0)
-    assert plan.reason == "planned"
+    assert plan.reason == "planned", plan.reason
     _assert_path_is_free(checker, plan, q_start, q_goal)
 
 

@@ -29,7 +29,7 @@ def test_settle_then_seven_phases_each_with_its_primitive():
     names = [el.get("name") for el in main.iter() if el is not main]
     assert names.index("settle") < names.index("pregrasp")
     phases = {el.get("name"): el for el in main.iter() if el.tag in ("MoveToPose", "GripperCommand")}
-    assert [n for n in names if n in phases and n != "open_gripper"] == \
+    assert [n for n in names if n in phases and n not in ("open_gripper", "reopen", "back_up")] == \
         ["pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat"]
     assert phases["pregrasp"].get("motion") == "planned"
     assert phases["descend"].get("motion") == "cartesian"
@@ -39,6 +39,14 @@ def test_settle_then_seven_phases_each_with_its_primitive():
         assert phases[carry].get("max_dq") == "{max_dq}" and phases[carry].get("min_steps") == "{min_steps}"
     assert names[-1] == "settle_at_end"
     assert main.find("RetryUntilSuccessful[@name='release_retry']/GripperCommand").get("name") == "release"
+    # a grasp that holds nothing backs off (open, up to the pregrasp, out of the camera's view)
+    # and the pick starts again
+    pick = main.find("RetryUntilSuccessful[@name='pick_retry']/Sequence[@name='pick']")
+    fallback = pick.find("Fallback[@name='grasp_or_back_off']")
+    assert [el.get("name") for el in fallback] == ["grasp", "back_off"]
+    assert [el.get("name") for el in fallback.find("Sequence")] == ["reopen", "back_up", "clear_view", "pick_again"]
+    assert fallback.find("Sequence/MoveToPose").get("pose") == "{pregrasp_pose}"
+    assert pick.find("RetryUntilSuccessful[@name='look_retry']") is not None
     # yaw and box come from perception: the planner reads the DetectObjects output
     plan = main.find(".//PlanPickAndPlace")
     assert plan.get("detections") == main.find(".//DetectObjects").get("objects") == "{detections}"
