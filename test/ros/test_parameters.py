@@ -80,3 +80,49 @@ def test_bad_strings_lists_and_integers(context):
     with pytest.raises(ParameterError, match="'joints' must be a list of strings"):
         declare(node, "joints", ["a"])
     node.destroy_node()
+
+
+def ranges(descriptor):
+    return ([(r.from_value, r.to_value, r.step) for r in descriptor.floating_point_range],
+            [(r.from_value, r.to_value, r.step) for r in descriptor.integer_range])
+
+
+def test_descriptor_carries_the_range_as_rclpy_ranges(context):
+    node = make_node(context, rate=240)        # an int for a float: no range check may refuse it
+    assert declare(node, "rate", 100.0, minimum=0.0, open_minimum=True) == 240.0
+    declare(node, "scaling", 0.5, minimum=0.0, maximum=1.0, open_minimum=True)
+    declare(node, "count", 8, minimum=0, open_minimum=True, maximum=10, open_maximum=True)
+    declare(node, "fraction", 0.5, maximum=1.0)
+    declare(node, "height", None, kind=float, minimum=0.0)
+    declare(node, "flag", True)
+    declare(node, "sizes", [0.1], minimum=0.0)
+    inf, big = float("inf"), 2**63 - 1
+    assert ranges(node.describe_parameter("rate")) == ([(0.0, inf, 0.0)], [])
+    assert ranges(node.describe_parameter("scaling")) == ([(0.0, 1.0, 0.0)], [])  # (0, 1]: inclusive
+    assert ranges(node.describe_parameter("count")) == ([], [(1, 9, 0)])         # (0, 10): exact
+    assert ranges(node.describe_parameter("fraction")) == ([(-inf, 1.0, 0.0)], [])
+    assert ranges(node.describe_parameter("height")) == ([(0.0, inf, 0.0)], [])
+    assert ranges(node.describe_parameter("flag")) == ([], [])
+    assert ranges(node.describe_parameter("sizes")) == ([], [])                  # lists: text only
+    declare(node, "steps", 40, minimum=1)
+    assert ranges(node.describe_parameter("steps")) == ([], [(1, big, 0)])
+    node.destroy_node()
+
+
+def test_read_only_unless_the_node_applies_new_values(context):
+    from rclpy.parameter import Parameter
+
+    node = make_node(context)
+    seen = []
+    declare(node, "rate", 100.0, minimum=0.0, open_minimum=True)
+    declare(node, "speed", 0.5, minimum=0.0, maximum=1.0, open_minimum=True, on_set=seen.append)
+    assert node.describe_parameter("rate").read_only and not node.describe_parameter("speed").read_only
+
+    rate, low, word, fine, whole = node.set_parameters([
+        Parameter("rate", value=50.0), Parameter("speed", value=0.0), Parameter("speed", value="x"),
+        Parameter("speed", value=0.25), Parameter("speed", value=1)])
+    assert rate.reason == "Trying to set a read-only parameter: rate."
+    assert low.reason == f"{node.get_name()}: parameter 'speed' must be a finite number in (0, 1], got 0.0"
+    assert not word.successful and fine.successful and whole.successful
+    assert seen == [0.25, 1.0]                 # checked values: the int arrives as a float
+    node.destroy_node()
