@@ -5,6 +5,8 @@ where it goes (a detected target such as the bowl, or a table point) and the suc
 tolerance; a `GraspProfile` says how that object is held:
 
     banana (center_align false): a fixed hand height, yaw_offset, close_force
+    both: max_held_width, the widest the fingers may measure on a real grasp of the object
+        (wider: they stopped on its shoulder, not around it -- the tree backs off and retries)
     lemon  (center_align true):  the height from the settled object's box,
         fingertip_z  = center_z - drop_fraction * half_height
         grasp_hand_z = max(fingertip_z + hand_to_fingertip, z_max + palm_clearance)
@@ -55,6 +57,7 @@ class GraspProfile:
     yaw_offset: float             # rad added to perception's yaw
     center_align: bool
     close_force: float            # N, < 0 = closing
+    max_held_width: float         # m: a grasp measuring wider did not close around the object
     hand_to_tool: float           # m: hand frame -> the frame the arm moves
     grasp_hand_z: float = math.nan        # m, world (center_align false)
     drop_fraction: float = math.nan       # (center_align true)
@@ -146,7 +149,8 @@ def _profile(r: _Reader, name: str, data, hand_to_tool: float) -> GraspProfile:
     center = r.flag(d, "center_align", path)
     common = dict(name=name, yaw_offset=math.radians(r.number(d, "yaw_offset", path, -360.0, 360.0)),
                   center_align=center, hand_to_tool=hand_to_tool,
-                  close_force=r.number(d, "close_force", path, maximum=0.0, strict=True))
+                  close_force=r.number(d, "close_force", path, maximum=0.0, strict=True),
+                  max_held_width=r.number(d, "max_held_width", path, minimum=0.0, strict=True))
     if center:
         return GraspProfile(**common, drop_fraction=r.number(d, "drop_fraction", path, 0.0, 1.0),
                             hand_to_fingertip=r.number(d, "hand_to_fingertip", path, minimum=0.0),

@@ -49,6 +49,8 @@ class LoadPickPlaceContract(SyncActionNode):
                 OutputPort("labels", str, description="'object;target' for DetectObjects"),
                 OutputPort("place_label", str, description="label of the place target (the bowl); '' for a table point"),
                 OutputPort("grasp_force", float, description="N the fingers hold the object with"),
+                OutputPort("max_held_width", float,
+                           description="m: widest the fingers may measure around the object after a grasp"),
                 OutputPort("max_dq", float, description="rad per command step (lift, transport)"),
                 OutputPort("min_steps", int, description="fewest command steps (lift, transport)")]
 
@@ -68,6 +70,7 @@ class LoadPickPlaceContract(SyncActionNode):
         self.set_output("labels", ";".join([name] + ([task.place_label] if task.place_label else [])))
         self.set_output("place_label", task.place_label or "")
         self.set_output("grasp_force", -profile.close_force)
+        self.set_output("max_held_width", profile.max_held_width)
         self.set_output("max_dq", task.max_dq)
         self.set_output("min_steps", task.min_steps)
         LOG.info(f"{self.name}: pick {name} (center_align {profile.center_align}) -> {task.place_target}")

@@ -43,9 +43,13 @@ def test_settle_then_seven_phases_each_with_its_primitive():
     # and the pick starts again
     pick = main.find("RetryUntilSuccessful[@name='pick_retry']/Sequence[@name='pick']")
     fallback = pick.find("Fallback[@name='grasp_or_back_off']")
-    assert [el.get("name") for el in fallback] == ["grasp", "back_off"]
-    assert [el.get("name") for el in fallback.find("Sequence")] == ["reopen", "back_up", "clear_view", "pick_again"]
-    assert fallback.find("Sequence/MoveToPose").get("pose") == "{pregrasp_pose}"
+    assert [el.get("name") for el in fallback] == ["grasp_around_it", "back_off"]
+    grasp, check = list(fallback.find("Sequence[@name='grasp_around_it']"))
+    assert grasp.get("name") == "grasp" and grasp.get("measured_width") == "{held_width}"
+    assert check.tag == "ScriptCondition" and check.get("code") == "held_width <= max_held_width"
+    assert [el.get("name") for el in fallback.find("Sequence[@name='back_off']")] == \
+        ["reopen", "back_up", "clear_view", "pick_again"]
+    assert fallback.find("Sequence[@name='back_off']/MoveToPose").get("pose") == "{pregrasp_pose}"
     assert pick.find("RetryUntilSuccessful[@name='look_retry']") is not None
     # yaw and box come from perception: the planner reads the DetectObjects output
     plan = main.find(".//PlanPickAndPlace")

@@ -35,6 +35,7 @@ def test_shipped_contract_has_the_seed_task_and_both_kinds_of_profile():
     (("task", "place_target"), [0.5], "task.place_target: a point must be [x, y]"),
     (("task", "pick_object"), "apple", "no grasp profile for 'apple'"),
     (("grasp_profiles", "banana", "close_force"), 5.0, "grasp_profiles.banana.close_force: must be < 0"),
+    (("grasp_profiles", "lemon", "max_held_width"), 0.0, "grasp_profiles.lemon.max_held_width: must be > 0"),
     (("grasp_profiles", "banana", "center_align"), "yes", "grasp_profiles.banana.center_align: must be true or false"),
     (("grasp_profiles", "lemon", "drop_fraction"), 1.5, "grasp_profiles.lemon.drop_fraction: must be <= 1"),
 ])

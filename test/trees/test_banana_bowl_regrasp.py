@@ -1,0 +1,56 @@
+"""trees/banana_bowl.xml's regrasp, run with every leaf mocked (no ROS, no sim).
+
+A grasp can end without the object between the fingers: a fingertip stopped on the
+object's shoulder (the gripper then reports no object, or a width near fully open). The
+tree backs off -- reopen, up to the pregrasp, home out of the camera's view -- and the
+pick starts again from a fresh look, at most three times. The mocks script the grasp's
+measured width per attempt; the contract's max_held_width is the lemon's 0.074 m.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from robot_tasks.bt import NodeStatus
+from robot_tasks.testing.tree_mocks import run_tree
+
+TREE = Path(__file__).resolve().parents[2] / "trees" / "banana_bowl.xml"
+S, F = NodeStatus.SUCCESS, NodeStatus.FAILURE
+
+
+def mocks(widths: list[float]) -> dict:
+    """Every leaf succeeds; the n-th grasp measures widths[n] (the last one repeats)."""
+    pick = " : ".join(f"grasps == {i + 1} ? {w}" for i, w in enumerate(widths[:-1]))
+    measured = f"{pick} : {widths[-1]}" if pick else f"{widths[-1]}"
+    return {
+        "LoadPickPlaceContract": {"return_status": "SUCCESS",
+                                  "post_script": "max_held_width := 0.074; grasps := 0"},
+        "grasp": {"return_status": "SUCCESS", "post_script": f"grasps += 1; held_width := {measured}"},
+        # by name: a rule for the type GripperCommand would also catch the grasp
+        "open_gripper": "SUCCESS", "reopen": "SUCCESS", "release": "SUCCESS", "DetectObjects": "SUCCESS", "PlanPickAndPlace": "SUCCESS",
+        "SetPlanningObstacles": "SUCCESS", "MoveToPose": "SUCCESS", "MoveToJoints": "SUCCESS",
+        "Sleep": "SUCCESS",
+    }
+
+
+def test_a_grasp_around_the_object_goes_straight_on():
+    run = run_tree(TREE, mocks([0.065]))
+    assert run.status is S
+    assert run.count("grasp", S) == 1 and "back_off" not in run.visited
+    assert run.count("detect", S) == 1
+
+
+def test_fingers_stopped_on_the_shoulder_back_off_and_the_pick_starts_again():
+    run = run_tree(TREE, mocks([0.0799, 0.065]))
+    assert run.status is S
+    assert run.statuses("closed_around_it") == [F, S]
+    for step in ("reopen", "back_up", "clear_view"):
+        assert run.count(step, S) == 1, step
+    assert run.count("detect", S) == 2 and run.count("pregrasp", S) == 2   # a fresh look, a new approach
+    assert run.count("lift", S) == 1
+
+
+def test_three_failed_grasps_fail_the_tree_before_any_lift():
+    run = run_tree(TREE, mocks([0.0799]))
+    assert run.status is F
+    assert run.count("grasp", S) == 3 and run.count("back_off", F) == 3
+    assert "lift" not in run.visited
