@@ -53,6 +53,8 @@ def _split(block: str) -> list[list[str]]:
     commands = []
     for line in block.replace("\\\n", " ").splitlines():
         words = shlex.split(line, comments=True)
+        if words[:1] == ["eval"] and words[1].startswith("$(") and words[1].endswith(")"):
+            words = shlex.split(words[1][2:-1])         # eval "$(robot-tasks env)"
         if words:
             commands.append(words)
     return commands
