@@ -15,9 +15,10 @@ goal is cancelled: the arm holds where it is); INVALID_* / UNREACHABLE / PLANNIN
 (nothing was sent). Any unexpected exception becomes INTERNAL_ERROR with the traceback in
 the log: a goal never takes the server down.
 
-Times: the goal timeout and the trajectory's duration run on the node clock (sim time
-with use_sim_time, so the server works at any sim speed); liveness checks (joint_states
-age, waiting for the first messages) use wall time.
+Times: the goal timeout runs on the trajectory's clock -- the node clock (sim time with
+use_sim_time, so the server works at any sim speed) slowed by the robot's speed scaling
+(speed_scaling.py), so a UR at 20 % on its slider is not timed out; liveness checks
+(joint_states age, waiting for the first messages) use wall time.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.joint_state_cache import PollGaps
 from robot_tasks.ros.async_tools import sleep, wait_for_worker
+from robot_tasks.nodes.arm_server.speed_scaling import TrajectoryClock
 
 POLL_S = 0.01   # wall seconds between checks of the measured state
 
@@ -128,7 +130,7 @@ class GoalExecution:
         if motion is None:
             raise MotionFailure(ErrorCode.PREEMPTED, "preempted by a newer goal")
         t_start = _clock_seconds(server)
-        deadline = t_start + self.request.timeout
+        trajectory_clock = TrajectoryClock(t_start)
         settled_by = None          # node-clock time our tolerance must hold by, once the controller succeeded
         next_feedback = 0.0
         polls = PollGaps()
@@ -154,9 +156,11 @@ class GoalExecution:
                     raise MotionFailure(ErrorCode.TOLERANCE_NOT_MET,
                                         f"the controller reached its goal {cfg.settle_timeout:g} s ago, "
                                         f"but {self._error_text()}")
-            if now >= deadline:
+            if trajectory_clock.advance(now, server.speed_scaling.fraction) >= self.request.timeout:
+                scaled = "" if trajectory_clock.elapsed >= now - t_start - 1e-9 else \
+                    f" of trajectory time, {now - t_start:.1f} s at the robot's speed scaling"
                 raise MotionFailure(ErrorCode.TIMEOUT, f"not within tolerance after "
-                                    f"{self.request.timeout:g} s ({self._error_text()})")
+                                    f"{self.request.timeout:g} s{scaled} ({self._error_text()})")
             wall = time.monotonic()
             if wall >= next_feedback:
                 next_feedback = wall + 1.0 / cfg.feedback_rate

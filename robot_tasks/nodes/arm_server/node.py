@@ -30,7 +30,7 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.node import Node
 from rclpy.qos import (qos_profile_sensor_data)
 from sensor_msgs.msg import JointState
-from std_msgs.msg import String
+from std_msgs.msg import Float64, String
 
 from robot_tasks.control import ArmKinematics, CollisionChecker
 from robot_tasks.control.errors import ControlError
@@ -41,6 +41,7 @@ from robot_tasks.nodes.arm_server.controller_client import TrajectoryControllerC
 from robot_tasks.nodes.arm_server.conversions import obstacle_entries, trajectory_msg
 from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
 from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
+from robot_tasks.nodes.arm_server.speed_scaling import SpeedScaling
 from robot_tasks.ros.joint_state_cache import JointStateCache
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.control.motion_pipeline import MotionPlanner
@@ -108,10 +109,9 @@ class ArmServer(Node):
         self.description_topic = "robot_description"
         # joint_states and /clock only while a goal runs (lazy_subscriptions.py): an idle arm
         # server would spend ~15 % of a core on them
-        self.streams = ServerStreams(self, lambda: [
-            self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
-                                     qos_profile_sensor_data)],
-            needed=lambda: self._active is not None and not self._active.finished)
+        self.speed_scaling = SpeedScaling()
+        self.streams = ServerStreams(self, self._goal_time_subscriptions,
+                                     needed=lambda: self._active is not None and not self._active.finished)
         self.create_subscription(String, self.description_topic, self._on_description, LATCHED)
         self.obstacles_topic = "planning_obstacles"
         self.create_subscription(ObjectStateArray, self.obstacles_topic,
@@ -129,6 +129,14 @@ class ArmServer(Node):
             f"'{self.controller.action_name}', use_sim_time={self.use_sim_time}")
 
     # ------------------------------------------------------------ inputs
+    def _goal_time_subscriptions(self) -> list:
+        subscriptions = [self.create_subscription(JointState, self.joint_states_topic, self.joint_cache.update,
+                                                  qos_profile_sensor_data)]
+        if self.cfg.speed_scaling_topic:
+            subscriptions.append(self.create_subscription(Float64, self.cfg.speed_scaling_topic,
+                                                          self.speed_scaling.on_percent, 10))
+        return subscriptions
+
     def _on_description(self, msg: String) -> None:
         if self.model is not None and self.model.urdf == msg.data:
             return

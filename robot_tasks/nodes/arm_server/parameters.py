@@ -32,6 +32,7 @@ class ArmServerConfig:
     defaults: MotionDefaults
     planner: PlannerSettings
     controller_action: str     # the joint_trajectory_controller's FollowJointTrajectory action
+    speed_scaling_topic: str   # the robot's speed scaling in percent (std_msgs/Float64); "" = none
     settle_timeout: float      # s (node clock) after the controller's success to reach our tolerance
     joint_state_timeout: float # wall s: older joint_states count as missing
     startup_wait: float        # wall s a goal waits for the first joint_states/description
@@ -89,6 +90,10 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         controller_action=declare(node, "controller_action", DEFAULT_CONTROLLER_ACTION,
                                   "the joint_trajectory_controller's control_msgs/FollowJointTrajectory "
                                   "action", allow_empty=False),
+        speed_scaling_topic=declare(node, "speed_scaling_topic", "",
+                                    "std_msgs/Float64, percent: the robot's speed scaling (a UR: "
+                                    "speed_scaling_state_broadcaster/speed_scaling); goal timeouts "
+                                    "run on trajectory time; '' = the robot always runs at full speed"),
         settle_timeout=positive("settle_timeout", 2.0,
                                 "s after the controller reports success for the measured pose to "
                                 "come within this server's tolerance"),
