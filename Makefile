@@ -10,9 +10,9 @@ TF2_SRC   := $(shell find tf2_msgs robot_tasks_interfaces/cmake -type f -not -pa
 # The real drivers' message packages (not on PyPI either), one folder each, built like tf2_msgs
 DRIVER_MSGS := control_msgs controller_manager_msgs franka_msgs ur_msgs
 
-.PHONY: setup test demo bench clean
+.PHONY: setup test demo bench clean colcon-check
 
-setup: $(STAMPS)/package
+setup: $(STAMPS)/package $(STAMPS)/colcon
 
 $(STAMPS)/venv:
 	@echo "==> creating $(VENV)"
@@ -45,6 +45,13 @@ $(DRIVER_MSGS:%=$(STAMPS)/%): $(STAMPS)/%: $(STAMPS)/ros
 	$(PIP) ./$*
 	@touch $@
 
+# colcon, ament_cmake and the rosidl generators: what `colcon build` of this checkout needs on the
+# pip stack (make colcon-check; a ROS 2 user's workspace)
+$(STAMPS)/colcon: requirements/colcon.txt $(STAMPS)/ros
+	@echo "==> installing colcon and the ament_cmake / rosidl build tools"
+	$(PIP) -r requirements/colcon.txt
+	@touch $@
+
 $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs $(DRIVER_MSGS:%=$(STAMPS)/%)
 	@echo "==> installing robot_tasks with its sim, control, groot2, foxglove, record, test and bench extras"
 	$(PIP) -e '.[sim,control,groot2,foxglove,record,test,bench]'
@@ -52,6 +59,11 @@ $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs $(DRIVER_MSG
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The checkout as a ROS 2 user builds it: colcon in a throw-away workspace (build/colcon_ws), then
+# a check of the install tree (tools/colcon_check.py; `make test` runs it too, test/tools/)
+colcon-check: setup
+	$(BIN)/python tools/colcon_check.py build/colcon_ws
 
 # The first thing to run: a simulated Franka stacks four cubes; writes runs/<time>/.
 demo: setup
