@@ -11,6 +11,10 @@ that no process and no Fast DDS shared-memory segment was left behind.
 |              | NodeProcess (start, log, stop, check), RosTestNode (a RosClient with      |
 |              | waiting helpers), ActionClients                                           |
 | `procfs.py`  | what a process holds, read from /proc: shared memory, sockets, its group  |
+| `netns.py`   | TwoHosts: two network namespaces joined only by one veth (two computers)  |
+| `isolation.py` | the proof they talked only to each other: routes, host interface traffic |
+| `two_host_dds.py` | the DDS environment of those hosts: the deployment opt-out        |
+| `split_stacking.py` | the stacking demo split over them; `stack_grade.py` grades it    |
 
 It lives in the package, not under `test/`, because the benches (`bench/ros_roundtrip.py`)
 and users' own suites import it; `test/conftest.py` only wires it to pytest fixtures.
