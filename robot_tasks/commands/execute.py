@@ -78,7 +78,7 @@ def _execute(args, ros, client, ExecuteTree) -> int:
         what = {"rejected": "error: the executor did not accept the goal",
                 "timeout": f"timed out after {args.timeout or 0:g} s; cancelling the run",
                 "interrupted": "interrupted; cancelling the run",
-                "server_lost": f"error: server lost: the tree executor '{args.server}' left the graph"}
+                "server_lost": f"error: server lost: the tree executor '{args.server}'"}
         print(what[outcome.kind] + (f" ({outcome.note})" if outcome.note else ""), file=sys.stderr)
         if outcome.kind in ("timeout", "interrupted") and outcome.handle is not None:
             _print_cancelled_result(ros, outcome.handle)

@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from robot_tasks.ros.goal_watch import GoalWatch
+
 JOIN_TIMEOUT_S = 10.0
 SERVER_LOST_S = 2.0   # s the server may be missing from the graph before a goal counts as lost
 
@@ -141,8 +143,9 @@ class RosClient:
 
         Every way out leaves nothing running on the server: a timeout or a Ctrl-C, also in
         the window between sending and acceptance, cancels the goal once it is accepted;
-        a server that leaves the graph for `lost_after_s` while the goal runs ends the
-        wait ("server_lost") instead of waiting forever."""
+        a server that leaves the graph for `lost_after_s` while the goal runs, or one that
+        no longer knows the goal (killed and restarted: robot_tasks/ros/goal_watch.py), ends
+        the wait ("server_lost") instead of waiting forever."""
         deadline = None if timeout is None else time.monotonic() + timeout
         sent = client.send_goal_async(goal, feedback_callback=feedback)
         try:
@@ -156,11 +159,15 @@ class RosClient:
             if on_accepted is not None:
                 on_accepted(handle)
             result = handle.get_result_async()
+            watch = GoalWatch(self.node, client._action_name, handle, now=time.monotonic())
             missing_since = None
             while not result.done():
                 if deadline is not None and time.monotonic() >= deadline:
                     return GoalOutcome("timeout", handle=handle, note=self.cancel_when_accepted(sent))
                 self.spin_until(result, time.monotonic() + 0.2)
+                gone = None if result.done() else watch.lost(time.monotonic())
+                if gone is not None:
+                    return GoalOutcome("server_lost", handle=handle, note=f"{gone}; the goal's end is unknown")
                 if client.server_is_ready():
                     missing_since = None
                 elif missing_since is None:

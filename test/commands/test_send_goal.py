@@ -124,6 +124,29 @@ def test_a_server_that_goes_away_mid_goal_is_reported_lost(ros_env, move_server)
     assert time.monotonic() - gone[0] < 10.0, "lost within seconds, not at the end of the motion"
 
 
+def test_a_goal_whose_server_was_killed_and_restarted_ends_within_seconds(ros_env, move_server, ros_node):
+    """Issue 31: SIGKILL leaves the old server's endpoints in the graph for the DDS lease, and
+    a respawned server (bringup's, 2 s later) never knew the goal: send-goal used to wait out
+    its whole timeout. Now it ends once the new server is in the graph."""
+    server = move_server(steps=400, step_s=0.05)  # a 20 s "motion"
+    ready = []
+
+    def kill_and_restart(_cli):
+        server.popen.send_signal(signal.SIGKILL)      # no goodbye: its endpoints stay in the graph
+        server.popen.wait(timeout=5.0)
+        move_server(name="move_to_pose", steps=400, step_s=0.05)   # waits until it serves
+        ready.append(time.monotonic())
+
+    err = send_goal_then(ros_env, kill_and_restart, expect_rc=1)
+    took = time.monotonic() - ready[0]
+    assert "error: server lost: '/move_to_pose'" in err, err
+    # the new server says it does not know the goal, or (Fast DDS sometimes notices a dead
+    # process on this host early) the killed one has left the graph first
+    assert "does not know this goal" in err or "disappeared from the graph" in err, err
+    print(f"send-goal ended {took:.2f} s after the restarted server was ready")
+    assert took < 3.0, f"learnt {took:.1f} s after the new server came up"
+
+
 def test_missing_server_fails_clearly_within_the_server_timeout(ros_env, ros_node):
     start = time.monotonic()
     run = send_goal(ros_env, "/nobody_home", MOVE, "{}", "--server-timeout", "0.5")

@@ -9,7 +9,9 @@ status (:meth:`on_result`); this base does the talking, without ever blocking:
 - ``on_running``: poll the goal future (``server_timeout`` bounds the wait for the
   goal response), then the result future; while waiting, check every
   ``LIVENESS_PERIOD_S`` that the server is still in the ROS graph, so a server
-  that dies mid-goal gives FAILURE instead of a node that runs forever.
+  that dies mid-goal gives FAILURE instead of a node that runs forever; and (GoalWatch,
+  robot_tasks/ros/goal_watch.py) that the server which accepted the goal is still the one
+  serving it: a server killed and restarted under the same name no longer knows the goal.
 - ``halt``: cancel the goal (also one whose acceptance is still in flight).
 - a lost result: once the goal's status topic says the goal has ended but no result
   arrived within ``RESULT_RETRY_S``, ask for the result again (get_result is
@@ -31,6 +33,7 @@ from typing import Any
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.ros.error_codes import code_name
+from robot_tasks.ros.goal_watch import GoalWatch
 from robot_tasks.ros.interface_types import import_action_type
 
 LIVENESS_PERIOD_S = 0.2
@@ -42,7 +45,7 @@ RESULT_REFRESH_S = 10.0   # wall s between result requests while the status says
 class ActionNodeErrorCode(enum.IntEnum):
     """Why an action leaf failed on the client side (names as in BehaviorTree.ROS2)."""
 
-    SERVER_UNREACHABLE = 1   # no server within wait_for_server_timeout, or it vanished mid-goal
+    SERVER_UNREACHABLE = 1   # no server within wait_for_server_timeout, or it vanished (or restarted) mid-goal
     SEND_GOAL_TIMEOUT = 2    # no goal response within server_timeout
     GOAL_REJECTED = 3        # the server rejected the goal
     ABORTED = 4              # the server aborted the goal (see error_message)
@@ -143,6 +146,7 @@ class RosActionNode(StatefulActionNode):
         self._deadline = 0.0
         self._goal_future = None
         self._goal_handle = None
+        self._watch = None            # GoalWatch of the accepted goal
         self._result_future = None
         self._result_futures = []    # every result request sent for this goal (any may answer)
         self._ended_seen_at = None   # when the status topic first said the goal ended
@@ -226,6 +230,7 @@ class RosActionNode(StatefulActionNode):
             return self._fail(ActionNodeErrorCode.GOAL_REJECTED,
                               f"'{self._resolved_name()}' rejected the goal")
         self._goal_handle = handle
+        self._watch = GoalWatch(self.ros_node, self._action_name, handle, now=now)
         self._result_future = handle.get_result_async()
         self._result_futures = [self._result_future]
         self._next_result_request = now + RESULT_REFRESH_S
@@ -269,6 +274,9 @@ class RosActionNode(StatefulActionNode):
                 self._cancel_goal()
                 self._phase = "done"
                 return status
+        gone = self._watch.lost(now)
+        if gone is not None:
+            return self._fail(ActionNodeErrorCode.SERVER_UNREACHABLE, f"'{self._resolved_name()}': {gone}")
         if now >= self._next_liveness_check:
             self._next_liveness_check = now + LIVENESS_PERIOD_S
             if not self._client.server_is_ready():

@@ -124,6 +124,33 @@ def test_server_killed_mid_goal_fails_instead_of_hanging(ros_node, start_server,
     assert time.monotonic() - killed < 10.0
 
 
+def test_server_killed_and_restarted_mid_goal_fails_within_seconds(ros_node, start_server, start_executor,
+                                                                   execute_tree):
+    """Issue 31: with the default DDS lease the killed server stays in the graph, and the
+    restarted one never knew the goal: the leaf learns it from the new server (GoalWatch)."""
+    from robot_tasks_interfaces.action import ExecuteTree
+
+    proc, events = ready_server(ros_node, start_server, duration_s=30.0)
+    start_executor()
+    result_future, _, _ = execute_tree("MoveSequence", payload="{target: '0;0'}", wait=False)
+    wait_until(lambda: "goal" in events.names(), "the server to receive the goal", 10.0)
+    proc.may_exit = True
+    proc.popen.send_signal(signal.SIGKILL)            # no goodbye: its endpoints stay in the graph
+    proc.popen.wait(timeout=5.0)
+    ready_server(ros_node, start_server, duration_s=30.0)   # the respawn, under the same name
+    restarted = time.monotonic()
+    response = ros_node.wait_future(result_future, 10.0, "the result after the server restarted")
+    took = time.monotonic() - restarted
+    result = response.result
+    assert (result.node_status, result.error_code) == ("FAILURE", ExecuteTree.Result.TREE_FAILED)
+    # the new server says it does not know the goal, or (Fast DDS sometimes notices a dead
+    # process on this host early) the killed one has left the graph first
+    assert "SERVER_UNREACHABLE" in result.return_message and \
+        ("restarted" in result.return_message or "disappeared" in result.return_message), result.return_message
+    print(f"the tree failed {took:.2f} s after the restarted server was ready")
+    assert took < 3.0
+
+
 def test_unknown_tree_and_bad_payload_are_rejected(ros_node, start_executor, execute_tree):
     from robot_tasks_interfaces.action import ExecuteTree
 
