@@ -1,0 +1,113 @@
+"""`robot-tasks demo franka_stacking` split across two computers (two test namespaces).
+
+On a real cell the robot's computer runs its drivers and the task's computer runs the rest.
+Here the robot host (robot_tasks.testing.netns) runs the sim -- the Panda's drivers and the
+camera -- and the task host runs state_publisher, arm_server, gripper_server,
+perception_server and tree_executor. Both start from the same bringup file as the demo,
+with `robot-tasks bringup config/franka_stacking.yaml --skip ...`, each host skipping the
+other's nodes; both take the deployment DDS settings (robot_tasks.testing.two_host_dds).
+The goal is sent from the task host with `robot-tasks execute FrankaStacking`, and the end
+is graded from the task host on the sim's ground truth (robot_tasks.testing.stack_grade:
+the `objects` topic, judged by the demo's judge_stack). Everything between the two hosts
+-- joint states, trajectories, gripper actions, camera images, /clock -- crosses the veth.
+
+    with TwoHosts() as hosts:
+        run = run_split_stacking(hosts, out_dir, seed=2)
+        assert run.success, run.describe()
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from robot_tasks.bringup import load_plan
+from robot_tasks.demo.franka_stacking import TREE_ID
+from robot_tasks.demo.runner import CONFIG_DIR
+from robot_tasks.testing.netns import VETH, TwoHosts, stop_process
+from robot_tasks.testing.two_host_dds import two_host_environment
+
+CONFIG = CONFIG_DIR / "franka_stacking.yaml"
+ROBOT_NODES = ("sim",)                  # the drivers: what a robot's own computer runs
+
+
+@dataclass
+class SplitRun:
+    """What one split episode did: the tree's result line, the grade, the traffic on the veth."""
+
+    domain_id: int
+    execute_code: int | None = None
+    execute_output: str = ""
+    grade: dict = field(default_factory=dict)
+    veth_bytes: dict = field(default_factory=dict)     # host -> (rx bytes, tx bytes) on its veth
+    exit_codes: dict = field(default_factory=dict)     # host -> bringup's exit code
+    logs: dict = field(default_factory=dict)           # host -> bringup log path
+    wall_s: float = 0.0
+
+    @property
+    def success(self) -> bool:
+        return self.execute_code == 0 and bool(self.grade.get("success"))
+
+    def describe(self) -> str:
+        tails = {host: Path(p).read_text(errors="replace")[-3000:] for host, p in self.logs.items()
+                 if Path(p).exists()}
+        return (f"execute exit {self.execute_code}: {self.execute_output[-1500:]}\ngrade: {json.dumps(self.grade)}"
+                f"\nveth bytes: {self.veth_bytes}\nbringup exits: {self.exit_codes}\n"
+                + "\n".join(f"--- {host} bringup log (tail)\n{text}" for host, text in tails.items()))
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "robot_tasks.cli", *args]
+
+
+def bringup_argv(host: str, seed: int) -> list[str]:
+    """`robot-tasks bringup` for one host: the file's nodes minus the other host's."""
+    names = [spec.name for spec in load_plan(CONFIG).nodes]
+    mine = [n for n in names if (n in ROBOT_NODES) == (host == "robot")]
+    skips = [arg for n in names if n not in mine for arg in ("--skip", n)]
+    return cli("bringup", str(CONFIG), *skips, "--set", f"sim.seed={seed}")
+
+
+def veth_bytes(hosts: TwoHosts, host: str) -> tuple[int, int]:
+    """(rx, tx) bytes of `host`'s end of the cable, from its namespace's /proc/net/dev."""
+    text = hosts.run(host, ["cat", "/proc/net/dev"]).stdout
+    fields = text.split(f"{VETH}:", 1)[1].split()
+    return int(fields[0]), int(fields[8])
+
+
+def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0, timeout: float = 300.0,
+                       server_timeout: float = 120.0) -> SplitRun:
+    """One stacking episode across the two hosts; every process is stopped before it returns."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    env = two_host_environment(hosts, domain_id, out / "ros_log")
+    run = SplitRun(domain_id)
+    started = time.monotonic()
+    bringups = {}
+    try:
+        for host in ("robot", "task"):
+            run.logs[host] = out / f"{host}_bringup.log"
+            log = open(run.logs[host], "w")
+            bringups[host] = hosts.popen(host, bringup_argv(host, seed), env=env, stdout=log,
+                                         stderr=subprocess.STDOUT)
+            log.close()                                   # the child holds its own copy
+        # the executor appears on the task host; its tree waits for the servers it needs
+        done = hosts.run("task", cli("execute", TREE_ID, "--quiet", "--timeout", f"{timeout:g}",
+                                     "--server-timeout", f"{server_timeout:g}"),
+                         env=env, check=False, timeout=timeout + server_timeout + 60)
+        run.execute_code, run.execute_output = done.returncode, done.stdout + done.stderr
+        time.sleep(1.0)                                   # the last release settles in the sim
+        grade = hosts.run("task", [sys.executable, "-m", "robot_tasks.testing.stack_grade", "--timeout", "20"],
+                          env=env, check=False, timeout=90)
+        lines = [line for line in grade.stdout.splitlines() if line.startswith("{")]
+        run.grade = json.loads(lines[-1]) if lines else {"success": False, "error": grade.stderr[-1500:]}
+        run.veth_bytes = {host: veth_bytes(hosts, host) for host in ("robot", "task")}
+    finally:
+        for host in ("task", "robot"):                    # the clients first, the drivers last
+            if host in bringups:
+                run.exit_codes[host] = stop_process(bringups[host], sigint_s=30.0)
+        run.wall_s = round(time.monotonic() - started, 1)
+    return run
