@@ -5,6 +5,11 @@ The body of bench/stacking_success.py (issue 6) and bench/palletizing_success.py
 other.
 
     python -m robot_tasks.demo.episodes --seeds 20 --out runs/bench
+    python -m robot_tasks.demo.episodes --two-hosts --seeds 5 --modes none   # root only
+
+`--two-hosts` (issue 31) runs each undisturbed stacking episode split over two network
+namespaces, the robot's computer and the task's (robot_tasks.testing.split_stacking), and
+checks after each that no packet of it reached this machine's own interfaces.
 """
 from __future__ import annotations
 
@@ -67,6 +72,30 @@ def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), 
     return results
 
 
+def run_two_host_episodes(seeds: list[int], out: Path = Path("runs/bench"), say=print) -> dict:
+    """Undisturbed franka_stacking episodes, each split over two fresh network namespaces;
+    the same result shape as run_episodes (no sim time: the sim runs on the other host)."""
+    from robot_tasks.ros.dds import pick_free_domain_id
+    from robot_tasks.testing.isolation import TrafficWatch
+    from robot_tasks.testing.netns import TwoHosts
+    from robot_tasks.testing.split_stacking import run_split_stacking
+
+    runs: list = []
+    for seed in seeds:
+        domain = pick_free_domain_id()
+        with TrafficWatch(domain) as watch, TwoHosts() as hosts:
+            run = run_split_stacking(hosts, out / "two_hosts" / f"seed{seed}", domain, seed=seed)
+        watch.check()                    # IsolationError: a packet reached the host's interfaces
+        cubes = run.grade.get("cubes", [])
+        runs.append({"seed": seed, "success": run.success, "sim_time_s": None, "wall_time_s": run.wall_s,
+                     "items": len(cubes), "items_ok": sum(bool(c.get("ok")) for c in cubes),
+                     "veth_bytes": run.veth_bytes})
+        say(f"two hosts seed {seed:3d}: {'ok  ' if run.success else 'FAIL'} {runs[-1]['items_ok']}/"
+            f"{runs[-1]['items']} cubes ok, wall {run.wall_s} s, robot host {run.veth_bytes.get('robot')} "
+            f"bytes (rx, tx) on its veth")
+    return {"none": {"runs": runs}}
+
+
 def summary_table(results: dict, targets: dict = TARGET_PERCENT) -> str:
     """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
     all episodes), median sim and wall time of the successful episodes, targets, verdict."""
@@ -97,17 +126,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=20, help="episodes per mode (seeds 0..N-1)")
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--modes", default="none,drag,drop,knock", help="comma-separated")
+    parser.add_argument("--modes", default=None, help="comma-separated (default: none,drag,drop,knock; "
+                                                      "with --two-hosts: none)")
     parser.add_argument("--out", type=Path, default=Path("runs/bench"))
     parser.add_argument("--rtf", type=float, default=1.0)
     parser.add_argument("--task", choices=sorted(ITEMS), default="franka_stacking")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall s per episode")
+    parser.add_argument("--two-hosts", action="store_true",
+                        help="franka_stacking, undisturbed only: split over two network namespaces (root)")
     parser.add_argument("--seed-major", action="store_true",
                         help="every mode of a seed before the next seed (stopped early, each mode still reported)")
     args = parser.parse_args(argv)
     from robot_tasks.commands.demo import demo_task
     task = demo_task(args.task)
-    modes = [None if m == "none" else m for m in args.modes.split(",") if m]
+    mode_names = args.modes if args.modes is not None else ("none" if args.two_hosts else "none,drag,drop,knock")
+    modes = [None if m == "none" else m for m in mode_names.split(",") if m]
     # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
     # as a plain failure before Python sees the interrupt: remember it to stop the whole bench.
     stop = threading.Event()
@@ -117,7 +150,22 @@ def main(argv=None) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGINT, on_interrupt)
-    results = run_episodes(list(range(args.first_seed, args.first_seed + args.seeds)), modes, args.out, args.rtf,
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    if args.two_hosts:
+        from robot_tasks.testing.netns import unavailable_reason
+
+        why = unavailable_reason()
+        if task.name != "franka_stacking" or modes != [None] or why:
+            print(f"--two-hosts: runs franka_stacking with --modes none only (a disturbance needs the "
+                  f"demo's in-process perturb client), as root{f'; here: {why}' if why else ''}",
+                  file=sys.stderr)
+            return 2
+        args.out.mkdir(parents=True, exist_ok=True)
+        results = run_two_host_episodes(seeds, args.out)
+        print(summary_table(results, TARGET_PERCENT))
+        (args.out / "summary.json").write_text(json.dumps(results, indent=1))
+        return 0
+    results = run_episodes(seeds, modes, args.out, args.rtf,
                            stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major)
     print(summary_table(results, TARGETS.get(task.name, TARGET_PERCENT)))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
