@@ -27,11 +27,14 @@ from pathlib import Path
 from robot_tasks.bringup import load_plan
 from robot_tasks.demo.franka_stacking import TREE_ID
 from robot_tasks.demo.runner import CONFIG_DIR
+from robot_tasks.testing.harness import HarnessError
 from robot_tasks.testing.netns import VETH, TwoHosts, stop_process
 from robot_tasks.testing.two_host_dds import two_host_environment
 
 CONFIG = CONFIG_DIR / "franka_stacking.yaml"
 ROBOT_NODES = ("sim",)                  # the drivers: what a robot's own computer runs
+# The sim's line once its scene is loaded and it publishes (joint states, /clock, camera).
+SIM_READY = "]: scene franka_stacking seed"
 
 
 @dataclass
@@ -78,6 +81,16 @@ def veth_bytes(hosts: TwoHosts, host: str) -> tuple[int, int]:
     return int(fields[0]), int(fields[8])
 
 
+def wait_for_line(log: Path, text: str, process: subprocess.Popen, timeout: float) -> None:
+    """Return once `text` is in the log `process` writes; HarnessError if it ends or times out."""
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            why = f"exited with {process.returncode}" if process.poll() is not None else f"not within {timeout:g} s"
+            raise HarnessError(f"waiting for {text!r} in {log}: {why}\n{log.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.2)
+
+
 def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0, timeout: float = 300.0,
                        server_timeout: float = 120.0) -> SplitRun:
     """One stacking episode across the two hosts; every process is stopped before it returns."""
@@ -88,12 +101,16 @@ def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0
     started = time.monotonic()
     bringups = {}
     try:
+        # The robot's computer first, as on a real cell: the drivers are up (the sim publishes
+        # /clock) before the servers start; else the first gripper goal can find no /clock yet.
         for host in ("robot", "task"):
             run.logs[host] = out / f"{host}_bringup.log"
             log = open(run.logs[host], "w")
             bringups[host] = hosts.popen(host, bringup_argv(host, seed), env=env, stdout=log,
                                          stderr=subprocess.STDOUT)
             log.close()                                   # the child holds its own copy
+            if host == "robot":
+                wait_for_line(run.logs[host], SIM_READY, bringups[host], server_timeout)
         # the executor appears on the task host; its tree waits for the servers it needs
         done = hosts.run("task", cli("execute", TREE_ID, "--quiet", "--timeout", f"{timeout:g}",
                                      "--server-timeout", f"{server_timeout:g}"),
