@@ -22,7 +22,8 @@ Clean-up is the point of the class: the namespaces (and with them the veth) are 
 ``__exit__`` -- after a failure or Ctrl-C too -- and by an ``atexit`` hook and a SIGTERM
 handler for a process that never reaches ``__exit__``. A SIGKILLed run leaves them behind;
 the next :class:`TwoHosts` removes every ``rt-host-<pid>-*`` namespace whose pid is gone
-(a running pid's namespaces belong to a parallel run and are left alone).
+(a running pid's namespaces belong to a parallel run and are left alone; a ``tag`` that is
+not a pid cannot be checked and counts as gone).
 
 Needs root and iproute2's ``ip``; :func:`unavailable_reason` says why not (tests skip on it).
 

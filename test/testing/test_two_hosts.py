@@ -5,6 +5,7 @@ The frame classifier and the route rules are pure and always run.
 """
 from __future__ import annotations
 
+import signal
 import struct
 import subprocess
 import sys
@@ -126,24 +127,27 @@ def test_leftovers_of_a_dead_run_are_removed_a_live_runs_kept():
 
 
 @needs_netns
-def test_namespaces_go_when_the_process_is_killed_with_sigterm(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
+def test_namespaces_go_when_the_process_is_stopped(sig):
+    tag = f"sig{int(sig)}"
     script = ("import sys, time; sys.path.insert(0, sys.argv[1])\n"
               "from robot_tasks.testing.netns import TwoHosts\n"
-              "with TwoHosts(tag='sigterm') as hosts:\n"
+              f"with TwoHosts(tag='{tag}') as hosts:\n"
               "    print(hosts.ns('robot'), flush=True); time.sleep(60)\n")
     from robot_tasks.testing.two_host_dds import REPO_ROOT
-    child = subprocess.Popen([sys.executable, "-c", script, str(REPO_ROOT)], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", script, str(REPO_ROOT)], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
     try:
         name = child.stdout.readline().strip()
-        assert name == f"{PREFIX}sigterm-robot" and name in namespaces()
-        child.terminate()
-        assert child.wait(timeout=15) == 128 + 15
-        assert name not in namespaces()
+        assert name == f"{PREFIX}{tag}-robot" and name in namespaces()
+        child.send_signal(sig)                        # SIGINT: KeyboardInterrupt, as Ctrl-C
+        assert child.wait(timeout=15) != 0
+        assert name not in namespaces() and f"{PREFIX}{tag}-task" not in namespaces()
     finally:
         if child.poll() is None:
             child.kill()
         for host in ("robot", "task"):
-            ip("netns", "del", f"{PREFIX}sigterm-{host}", check=False)
+            ip("netns", "del", f"{PREFIX}{tag}-{host}", check=False)
 
 
 # ---- ROS 2 across the cable, with the deployment's DDS settings ----------------------
