@@ -154,6 +154,7 @@ class TwoHosts:
         for ns in self.names.values():
             ip("netns", "del", ns, check=False)
         _OPEN.discard(self)
+        atexit.unregister(self.close)
 
     # ---- using them ------------------------------------------------------------------
     def ns(self, host: str) -> str:
