@@ -47,7 +47,8 @@ setup(
             "fast-simplification==0.2.0",
             "pillow",
         ],
-        "control": ["pin>=4.1", "ompl>=2.0"],
+        # toppra + ruckig: time-optimal, jerk-limited trajectories (robot_tasks.control.time_optimal)
+        "control": ["pin>=4.1", "ompl>=2.0", "toppra>=0.6,<0.7", "ruckig>=0.19,<0.20"],
         # watching the robots in Foxglove (robot_tasks.nodes.foxglove_bridge)
         "foxglove": ["foxglove-sdk==0.30.3"],
         # live monitoring with Groot2 (robot_tasks.bt.groot2)

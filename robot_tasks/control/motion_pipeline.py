@@ -21,11 +21,16 @@ The three pose motions (see MoveToPose.action):
   per control step, consecutive commands then differ by at most max_dq — what a grasped
   object needs to be carried without slipping (lift, transport).
 The other paths are densified so no joint moves more than `max_dq` between points and
-timed within the scaled joint velocity limits (robot_tasks.control.make_trajectory).
+timed by robot_tasks.control.make_trajectory: with `joint_limits` in the settings (the
+arm server loads config/limits/<robot>.yaml), time-optimal under the velocity limits
+(the lower of the URDF's and the file's) scaled by the goal's velocity_scaling and the
+acceleration limits scaled by `acceleration_scaling`, and jerk-limited
+(robot_tasks.control.time_optimal); without, by the old velocity-only rule (ramp_time).
 Their row 0 is the measured configuration, so the controller starts where the arm is.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
@@ -35,6 +40,8 @@ from robot_tasks.control import (ArmKinematics, CollisionChecker, IkConfig, IkSo
                                  TimedTrajectory, cartesian_line, interpolate_joints,
                                  make_trajectory, plan_joint_path)
 from robot_tasks.control.errors import ControlError
+from robot_tasks.control.joint_limits import JointLimits
+from robot_tasks.control.time_optimal import warm_up as warm_up_timing
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.control.motion_request import JointRequest, Motion, PoseRequest
 
@@ -48,13 +55,17 @@ class PlannerSettings:
     ik_restarts: int
     max_dq: float                         # rad between consecutive trajectory points
     min_steps: int
-    ramp_time: float                      # s of speed ramp at start and end
+    ramp_time: float                      # s of speed ramp at start and end (velocity-only timing)
     planning_time: float                  # s for RRT-Connect
     cartesian_step: float                 # m between Cartesian waypoints
     cartesian_max_joint_jump: float = 0.1 # rad between Cartesian waypoints
     default_velocity_limit: float = 1.0   # rad/s for joints whose URDF gives none
     command_period: float = 1.0 / 240.0   # s: the controller's control step (BOUNDED steps last >= this)
     bounded_hold_time: float = 0.2        # s: BOUNDED holds q_goal this long after the last step
+    joint_limits: Optional[JointLimits] = None  # acceleration/jerk (+ velocity) limits; None =
+                                                # the old velocity-only timing with ramp_time
+    acceleration_scaling: float = 1.0     # fraction of the acceleration limits, (0, 1]
+    sample_period: float = 0.01           # s between the points of a time-optimal trajectory
 
 
 class MotionPlanner:
@@ -71,6 +82,12 @@ class MotionPlanner:
         limits = np.asarray(kin.velocity_limits, dtype=float)
         ok = np.isfinite(limits) & (limits > 0)
         self.velocity_limits = np.where(ok, limits, settings.default_velocity_limit)
+        self.joint_limits = None
+        if settings.joint_limits is not None:
+            self.joint_limits = JointLimits.combine(kin.joint_names, self.velocity_limits,
+                                                    settings.joint_limits)
+            # toppra's import takes seconds (it loads matplotlib): not in the first goal.
+            threading.Thread(target=warm_up_timing, daemon=True).start()
         self.runtime_obstacles: tuple = ()
 
     def set_runtime_obstacles(self, boxes) -> None:
@@ -195,4 +212,7 @@ class MotionPlanner:
     def _timed(self, path: np.ndarray, velocity_scaling: float) -> TimedTrajectory:
         s = self.settings
         return make_trajectory(path, list(self.kin.joint_names), self.velocity_limits,
-                               velocity_scaling, s.max_dq, s.min_steps, s.ramp_time)
+                               velocity_scaling, s.max_dq, s.min_steps, s.ramp_time,
+                               limits=self.joint_limits,
+                               acceleration_scaling=s.acceleration_scaling,
+                               sample_period=s.sample_period)

@@ -1,47 +1,39 @@
-"""Turn a joint path into a time-parameterized trajectory (ROS-free JointTrajectory data).
+"""Turn a joint path into a timed trajectory (ROS-free JointTrajectory data).
 
-Each segment lasts as long as its slowest joint needs at `velocity_limit * velocity_scaling`:
+    make_trajectory(waypoints, names, velocity_limits, velocity_scaling, max_dq, min_steps,
+                    limits=joint_limits, acceleration_scaling=0.5)
+
+With `limits` (a JointLimits: velocity, acceleration and jerk per joint) the densified path
+is timed by robot_tasks.control.time_optimal: time-optimal under the scaled velocity and
+acceleration limits (TOPP-RA, or Ruckig on a straight line) and jerk-limited, points every
+`sample_period` with positions, velocities and accelerations. That is what the arm server
+sends for FREE, PLANNED, CARTESIAN and joint goals.
+
+Without `limits` -- `time_parameterize`, the earlier velocity-only timing, kept for
+comparison (bench/trajectories.py) and behind the arm server's `trajectory_timing:
+velocity_ramp` -- each segment lasts as long as its slowest joint needs at
+`velocity_limit * velocity_scaling`:
 
     dt_i = max_j |q[i+1, j] - q[i, j]| / (v_max[j] * velocity_scaling),  at least min_segment_time
 
-so no joint ever exceeds its scaled limit on a linearly interpolated segment. Times start
-at 0.0 for the first point (the arm's current position) and strictly increase, as
-trajectory_msgs/JointTrajectory requires. Velocities are central differences of the
-timed path, zero at both ends (the arm starts and finishes at rest).
-
-With `ramp_time` > 0 the whole path is additionally run through a trapezoidal speed
-profile: speed grows linearly from 0 to full over `ramp_time` seconds and falls the same
-way at the end (a triangle if the path is too short to reach full speed). Speeds stay at
-or below the limits; the start and stop are no longer velocity steps, which a real arm
-(e.g. a Franka's reflexes) would punish.
+Velocities are central differences of the timed path, zero at both ends. With `ramp_time`
+> 0 a trapezoid on the path speed ramps 0 -> full -> 0 over `ramp_time` seconds. Neither
+acceleration nor jerk is bounded: at every point the velocity direction changes at once,
+which trajectory_check reports as hundreds of times a Franka's acceleration limit.
+Times start at 0.0 for the first point (the arm's current position) and strictly increase.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 import numpy as np
 
 from .errors import InputError
 from .interpolation import DEFAULT_MAX_DQ, DEFAULT_MIN_STEPS, interpolate_path
+from .joint_limits import JointLimits
+from .time_optimal import DEFAULT_SAMPLE_PERIOD, time_optimal_trajectory
+from .trajectory_types import TimedTrajectory
 
-
-@dataclass
-class TimedTrajectory:
-    """Plain-data trajectory: what a JointTrajectory message needs, as lists of floats."""
-
-    joint_names: list
-    positions: list          # one list of dof floats per point
-    velocities: list         # same shape as positions, or [] per point (positions only: linear)
-    time_from_start: list    # seconds, strictly increasing; first 0.0 (the measured start), or > 0
-                             # when the controller starts from its own command (BOUNDED)
-
-    @property
-    def duration(self) -> float:
-        return self.time_from_start[-1] if self.time_from_start else 0.0
-
-    def __len__(self) -> int:
-        return len(self.positions)
+__all__ = ["TimedTrajectory", "make_trajectory", "time_parameterize"]
 
 
 def _trapezoid_times(full_speed_times: np.ndarray, ramp_time: float) -> np.ndarray:
@@ -117,10 +109,17 @@ def time_parameterize(path, velocity_limits, velocity_scaling: float = 1.0,
 
 def make_trajectory(waypoints, joint_names, velocity_limits, velocity_scaling: float = 1.0,
                     max_dq: float = DEFAULT_MAX_DQ, min_steps: int = DEFAULT_MIN_STEPS,
-                    ramp_time: float = 0.0) -> TimedTrajectory:
+                    ramp_time: float = 0.0, *, limits: JointLimits | None = None,
+                    acceleration_scaling: float = 1.0,
+                    sample_period: float = DEFAULT_SAMPLE_PERIOD) -> TimedTrajectory:
     """The whole recipe for a controller command: densify `waypoints` (k x dof, e.g. [q_now,
-    q_goal] or a planner path) so no step exceeds max_dq, then time it within the scaled
-    velocity limits. Row 0 should be the measured current position."""
+    q_goal] or a planner path) so no step exceeds max_dq, then time it. With `limits`
+    (unscaled; `velocity_limits` is then unused, `limits.velocity` already merges the URDF's)
+    time-optimally within the scaled velocity and acceleration limits and the jerk limits;
+    without, by the velocity-only rule above. Row 0 should be the measured current position."""
     dense = interpolate_path(waypoints, max_dq, min_steps)
-    return time_parameterize(dense, velocity_limits, velocity_scaling, joint_names,
-                             ramp_time=ramp_time)
+    if limits is None:
+        return time_parameterize(dense, velocity_limits, velocity_scaling, joint_names,
+                                 ramp_time=ramp_time)
+    return time_optimal_trajectory(dense, limits.scaled(velocity_scaling, acceleration_scaling),
+                                   joint_names, sample_period=sample_period)

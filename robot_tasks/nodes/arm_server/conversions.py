@@ -18,13 +18,17 @@ def duration_msg(seconds: float) -> Duration:
 
 
 def trajectory_msg(traj: TimedTrajectory) -> JointTrajectory:
-    """A whole JointTrajectory; header stamp 0 = "start on receipt" (as JTC reads it)."""
+    """A whole JointTrajectory; header stamp 0 = "start on receipt" (as JTC reads it).
+    Accelerations go out when the trajectory has them (the controller then interpolates
+    with quintics, which keeps the acceleration continuous)."""
     msg = JointTrajectory()
     msg.joint_names = list(traj.joint_names)
-    for q, v, t in zip(traj.positions, traj.velocities, traj.time_from_start):
+    accelerations = traj.accelerations or [[] for _ in traj.positions]
+    for q, v, a, t in zip(traj.positions, traj.velocities, accelerations, traj.time_from_start):
         point = JointTrajectoryPoint()
         point.positions = [float(x) for x in q]
         point.velocities = [float(x) for x in v]
+        point.accelerations = [float(x) for x in a]
         point.time_from_start = duration_msg(float(t))
         msg.points.append(point)
     return msg
