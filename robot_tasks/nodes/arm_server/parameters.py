@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from robot_tasks.control import IK_METHODS
+from robot_tasks.control.errors import InputError
+from robot_tasks.control.joint_limits import default_limits_path, load_limits_file
 
 from robot_tasks.control.motion_request import FrameMap, MotionDefaults
 from robot_tasks.control.motion_pipeline import PlannerSettings
 from robot_tasks.control.robot_defaults import obstacles_in_base, pose_from_list, robot_defaults
-from robot_tasks.ros.parameters import declare
+from robot_tasks.ros.parameters import ParameterError, declare
 
 DEFAULT_CONTROLLER_ACTION = "joint_trajectory_controller/follow_joint_trajectory"
 
@@ -37,6 +39,23 @@ class ArmServerConfig:
     joint_state_timeout: float # wall s: older joint_states count as missing
     startup_wait: float        # wall s a goal waits for the first joint_states/description
     feedback_rate: float       # Hz
+
+
+def _joint_limits(node, robot: str):
+    """The limits file's JointLimits for time-optimal timing, or None for the old
+    velocity-only timing (trajectory_timing: velocity_ramp)."""
+    timing = declare(node, "trajectory_timing", "time_optimal",
+                     "time_optimal: TOPP-RA/Ruckig under velocity, acceleration and jerk limits; "
+                     "velocity_ramp: the old velocity-only timing with ramp_time",
+                     choices=("time_optimal", "velocity_ramp"))
+    path = declare(node, "limits_file", "",
+                   "YAML with acceleration and jerk limits per joint; '' = config/limits/<robot>.yaml")
+    if timing != "time_optimal":
+        return None
+    try:
+        return load_limits_file(path or default_limits_path(robot))
+    except InputError as err:
+        raise ParameterError("limits_file", str(err), node=node.get_name()) from None
 
 
 def declare_arm_parameters(node) -> ArmServerConfig:
@@ -75,13 +94,19 @@ def declare_arm_parameters(node) -> ArmServerConfig:
         ik_restarts=declare(node, "ik_restarts", 8, "random IK restarts", minimum=0),
         max_dq=positive("max_dq", 0.006, "rad between trajectory points"),
         min_steps=declare(node, "min_steps", 40, "points of the shortest trajectory", minimum=2),
-        ramp_time=declare(node, "ramp_time", 0.2, "s of speed ramp", minimum=0.0),
+        ramp_time=declare(node, "ramp_time", 0.2, "s of speed ramp (trajectory_timing velocity_ramp only)",
+                          minimum=0.0),
         planning_time=positive("planning_time", 2.0, "s for RRT-Connect"),
         cartesian_step=positive("cartesian_step", 0.005, "m between Cartesian waypoints"),
         command_period=positive("command_period", 1.0 / 240.0,
                                 "s: the trajectory controller's control step (a BOUNDED step lasts >= this)"),
         bounded_hold_time=declare(node, "bounded_hold_time", 0.2, "s a BOUNDED motion holds its goal",
-                                  minimum=0.0))
+                                  minimum=0.0),
+        joint_limits=_joint_limits(node, robot),
+        acceleration_scaling=positive("acceleration_scaling", 0.5,
+                                      "fraction of the acceleration limits (MoveIt's name)", maximum=1.0),
+        sample_period=positive("trajectory_sample_period", 0.01,
+                               "s between the points of a time-optimal trajectory"))
     return ArmServerConfig(
         robot=robot, joint_names=joints, base_frame=base, tip_frame=tip, frames=frames,
         obstacles=obstacles, package_dirs=package_dirs,
