@@ -49,16 +49,18 @@ class SplitRun:
     exit_codes: dict = field(default_factory=dict)     # host -> bringup's exit code
     logs: dict = field(default_factory=dict)           # host -> bringup log path
     wall_s: float = 0.0
+    disturbance: dict = field(default_factory=dict)    # remote_disturb's outcome ({} when undisturbed)
 
     @property
     def success(self) -> bool:
-        return self.execute_code == 0 and bool(self.grade.get("success"))
+        fired = not self.disturbance or bool(self.disturbance.get("response", {}).get("success"))
+        return self.execute_code == 0 and bool(self.grade.get("success")) and fired
 
     def describe(self) -> str:
         tails = {host: Path(p).read_text(errors="replace")[-3000:] for host, p in self.logs.items()
                  if Path(p).exists()}
         return (f"execute exit {self.execute_code}: {self.execute_output[-1500:]}\ngrade: {json.dumps(self.grade)}"
-                f"\nveth bytes: {self.veth_bytes}\nbringup exits: {self.exit_codes}\n"
+                f"\ndisturbance: {json.dumps(self.disturbance)}\nveth bytes: {self.veth_bytes}\nbringup exits: {self.exit_codes}\n"
                 + "\n".join(f"--- {host} bringup log (tail)\n{text}" for host, text in tails.items()))
 
 
@@ -92,8 +94,10 @@ def wait_for_line(log: Path, text: str, process: subprocess.Popen, timeout: floa
 
 
 def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0, timeout: float = 300.0,
-                       server_timeout: float = 120.0) -> SplitRun:
-    """One stacking episode across the two hosts; every process is stopped before it returns."""
+                       server_timeout: float = 120.0, disturb: str | None = None) -> SplitRun:
+    """One stacking episode across the two hosts; every process is stopped before it returns.
+    `disturb` (e.g. "drag"): the demo's disturbance, sent from the task host
+    (robot_tasks.testing.remote_disturb); the run succeeds only if it was sent and done."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     env = two_host_environment(hosts, domain_id, out / "ros_log")
@@ -111,11 +115,18 @@ def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0
             log.close()                                   # the child holds its own copy
             if host == "robot":
                 wait_for_line(run.logs[host], SIM_READY, bringups[host], server_timeout)
+        if disturb:
+            bringups["disturb"] = hosts.popen(
+                "task", [sys.executable, "-m", "robot_tasks.testing.remote_disturb", disturb, "--timeout",
+                         f"{timeout + server_timeout:g}"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True)
         # the executor appears on the task host; its tree waits for the servers it needs
         done = hosts.run("task", cli("execute", TREE_ID, "--quiet", "--timeout", f"{timeout:g}",
                                      "--server-timeout", f"{server_timeout:g}"),
                          env=env, check=False, timeout=timeout + server_timeout + 60)
         run.execute_code, run.execute_output = done.returncode, done.stdout + done.stderr
+        if disturb:
+            run.disturbance = _disturb_outcome(bringups.pop("disturb"))
         time.sleep(1.0)                                   # the last release settles in the sim
         grade = hosts.run("task", [sys.executable, "-m", "robot_tasks.testing.stack_grade", "--timeout", "20"],
                           env=env, check=False, timeout=90)
@@ -123,8 +134,18 @@ def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0
         run.grade = json.loads(lines[-1]) if lines else {"success": False, "error": grade.stderr[-1500:]}
         run.veth_bytes = {host: veth_bytes(hosts, host) for host in ("robot", "task")}
     finally:
+        if "disturb" in bringups:
+            stop_process(bringups["disturb"])
         for host in ("task", "robot"):                    # the clients first, the drivers last
             if host in bringups:
                 run.exit_codes[host] = stop_process(bringups[host], sigint_s=30.0)
         run.wall_s = round(time.monotonic() - started, 1)
     return run
+
+
+def _disturb_outcome(process: subprocess.Popen) -> dict:
+    """remote_disturb's JSON line (it has ended once the sim answered; else it is stopped)."""
+    if process.poll() is None:
+        stop_process(process, sigint_s=5.0)
+    lines = [line for line in (process.stdout.read() if process.stdout else "").splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else {"error": f"remote_disturb printed nothing (exit {process.returncode})"}
