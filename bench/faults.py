@@ -10,7 +10,8 @@ Scenarios: the fuzzers and the CLI/executor ones here; the sim or a server kille
 and the MoveToPose storm in faults_stack.py; bad goals through every action in
 faults_bad_goals.py; the soak in faults_soak.py (all on the real nodes: fault_cell.py).
 Everything runs on loopback DDS in a fresh ROS_DOMAIN_ID (robot_tasks.testing), bounded in
-count and time.
+count and time -- except the link faults of faults_link.py (link_blip, link_lost,
+robot_restart), which run inside two network namespaces joined only to each other (root).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import time
 
 from fault_cell import REPO, Cell  # puts the repo and test/support on sys.path
 from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS
+from faults_link import SCENARIOS as LINK_SCENARIOS
 from faults_soak import SCENARIOS as SOAK_SCENARIOS
 from faults_stack import SCENARIOS as STACK_SCENARIOS
 from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,
@@ -146,7 +148,8 @@ def send_goal_server_lost(args):
 
 SCENARIOS = {"fuzz_xml": fuzz_xml, "fuzz_scripts": fuzz_scripts, "fuzz_yaml_goals": fuzz_yaml_goals,
              "cli_ctrl_c": cli_ctrl_c, "send_goal_server_lost": send_goal_server_lost,
-             "execute_tree_storm": execute_tree_storm, **STACK_SCENARIOS, **BAD_GOAL_SCENARIOS, **SOAK_SCENARIOS}
+             "execute_tree_storm": execute_tree_storm, **STACK_SCENARIOS, **BAD_GOAL_SCENARIOS, **SOAK_SCENARIOS,
+             **LINK_SCENARIOS}
 
 
 def main(argv=None) -> int:
