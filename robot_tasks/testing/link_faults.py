@@ -43,8 +43,8 @@ OUTAGE_S = 3.0
 NOTICE_BOUND_S = 4.0     # cable out -> the tree's result: joint_state_timeout 1 s + the arm
                          # server's poll + the executor's stall watchdog (0.5 s) + margin
 # cable out for good, from a command's start to its result line (process start-up and discovery
-# of the local server included, 1-3 s here under load):
-CLIENT_BOUND_S = 10.0    # a goal to a server: its startup_wait (5 s) for joint_states/clock/images
+# of the local server included, 1-4 s here under load):
+CLIENT_BOUND_S = 12.0    # a goal to a server: its startup_wait (5 s) for joint_states/clock/images
 TREE_BOUND_S = 16.0      # a tree run: the executor's wait for /clock (2 s) + the leaf's server's 5 s
 LEASE_S = 20.0           # Fast DDS's default lease: after it the lost peers leave the graph
 SWING = ("execute", "FaultArmSwing", "-p", "{cycles: 1}")
