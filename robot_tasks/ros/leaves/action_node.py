@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import time
+import uuid
 from typing import Any
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode
@@ -145,6 +146,7 @@ class RosActionNode(StatefulActionNode):
         self._phase = "idle"          # idle | waiting_server | sending | running | done
         self._deadline = 0.0
         self._goal_future = None
+        self._goal_id = None          # the id this leaf gave its goal (unique_identifier_msgs/UUID)
         self._goal_handle = None
         self._watch = None            # GoalWatch of the accepted goal
         self._result_future = None
@@ -196,6 +198,8 @@ class RosActionNode(StatefulActionNode):
         return NodeStatus.FAILURE  # "done": should not be ticked again without a restart
 
     def _send_goal(self, now: float) -> NodeStatus:
+        from unique_identifier_msgs.msg import UUID
+
         goal = self.action_type.Goal()
         try:
             ok = self.set_goal(goal)
@@ -205,8 +209,11 @@ class RosActionNode(StatefulActionNode):
         if ok is False:
             return self._fail(ActionNodeErrorCode.INVALID_GOAL, "set_goal() refused the ports")
         generation = self._generation
+        # our own goal id: a goal whose response never comes can still be cancelled by it
+        self._goal_id = UUID(uuid=list(uuid.uuid4().bytes))
         self._goal_future = self._client.send_goal_async(
-            goal, feedback_callback=lambda message: self._store_feedback(message, generation))
+            goal, feedback_callback=lambda message: self._store_feedback(message, generation),
+            goal_uuid=self._goal_id)
         self._phase = "sending"
         self._deadline = now + self._server_timeout
         return NodeStatus.RUNNING
@@ -221,6 +228,11 @@ class RosActionNode(StatefulActionNode):
             if now >= self._deadline:
                 self._goal_future = None
                 future.add_done_callback(_cancel_late_goal)  # if it arrives after all, cancel it
+                # the server may have accepted it and only the response was lost (Fast DDS drops
+                # a response to a client it has not matched yet): cancel it by its id, so no goal
+                # the tree gave up on keeps the robot moving
+                pending_cancels(self.ros_node).append(
+                    cancel_by_id(self._client, self.action_type, self._goal_id))
                 return self._fail(ActionNodeErrorCode.SEND_GOAL_TIMEOUT,
                                   f"no goal response from '{self._resolved_name()}' within "
                                   f"{self._server_timeout * 1000:.0f} ms")
@@ -352,6 +364,16 @@ class RosActionNode(StatefulActionNode):
             return name
         ns = self.ros_node.get_namespace().rstrip("/")
         return f"{ns}/{name}"
+
+
+def cancel_by_id(client, action_type, goal_id):
+    """Ask the server to cancel goal `goal_id` without having its goal response: a handle
+    made from the id alone (rclpy's cancel request carries only the id). A server that never
+    accepted the goal answers ERROR_UNKNOWN_GOAL_ID, which is fine. Returns the cancel future."""
+    from rclpy.action.client import ClientGoalHandle
+
+    response = action_type.Impl.SendGoalService.Response(accepted=True)
+    return ClientGoalHandle(client, goal_id, response).cancel_goal_async()
 
 
 def _cancel_late_goal(future, pending: list | None = None) -> None:
