@@ -62,6 +62,7 @@ __all__ = [
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 POLL_S = 0.02  # graph polling period: small next to discovery (~0.1 s), cheap on CPU
+MATCH_SETTLE_S = 0.5  # s a new action client waits for the server to discover it (wait_for_action_server)
 
 
 class HarnessError(AssertionError):
@@ -449,7 +450,14 @@ class RosTestNode:
         own = client is None
         client = client or self.create_action_client(action_type, action_name)
         try:
-            return self.wait_for(client.server_is_ready, f"action server '{action_name}'", timeout)
+            waited = self.wait_for(client.server_is_ready, f"action server '{action_name}'", timeout)
+            # ready means this side found the server; the server may not have found the client
+            # yet, and Fast DDS drops a response to a client it has not matched
+            # (ros2/rmw_fastrtps#467): a client younger than MATCH_SETTLE_S waits until it is not
+            made = getattr(client, "_robot_tasks_made_at", None)
+            if made is not None and time.monotonic() - made < MATCH_SETTLE_S:
+                time.sleep(MATCH_SETTLE_S - (time.monotonic() - made))
+            return waited
         finally:
             if own:
                 self.destroy_action_clients([client])
@@ -471,8 +479,10 @@ class RosTestNode:
         """
         from rclpy.action import ActionClient
 
-        return self.run_on_executor(lambda: ActionClient(self.node, action_type, action_name),
-                                    f"creating an action client for '{action_name}'")
+        client = self.run_on_executor(lambda: ActionClient(self.node, action_type, action_name),
+                                      f"creating an action client for '{action_name}'")
+        client._robot_tasks_made_at = time.monotonic()
+        return client
 
     def destroy_action_clients(self, clients: Iterable) -> None:
         """Destroy ActionClients of this node on the executor thread."""
