@@ -9,11 +9,10 @@ block:
   ``use_sim_time`` it follows /clock); leaves are non-blocking, so a tick is short;
 - the timer runs only while a tree runs, and /clock is subscribed only then (plus a
   linger: robot_tasks/ros/lazy_subscriptions.py);
-- a watchdog on the steady wall clock covers a node clock that stops: when /clock has
-  run and then stalls for ``STALL_S`` (the sim died or hangs), it ticks the tree every
+- a watchdog on the steady wall clock covers a node clock that stops: when /clock stalls
+  (or never came) for ``STALL_S`` (the sim died, hangs or is unreachable), it ticks the tree every
   ``STALL_S`` wall s, so leaves still notice dead servers and time out, and a cancel is
-  served at once whatever the clock does. Before the first /clock nothing is ticked
-  (but the first tick at goal start).
+  served at once whatever the clock does.
 
 Goal policy: every goal is accepted, then checked; an unknown tree, a bad payload
 or a broken XML ends it at once (aborted, with the matching error code and a
@@ -49,7 +48,7 @@ from robot_tasks_interfaces.msg import TreeNodeStatus, TreeStatus
 from robot_tasks_interfaces.srv import GetLoadedTrees
 
 Result = ExecuteTree.Result
-STALL_S = 0.5   # wall s without a tick on a clock that has run before the watchdog ticks
+STALL_S = 0.5   # wall s without a tick before the watchdog ticks
 CLOCK_WAIT_S = 2.0   # wall s a new run waits for /clock to come back after an idle spell
 
 
@@ -150,8 +149,9 @@ class ExecuteTreeServer:
         if active is None:
             self.watchdog.cancel()
             return
-        clock_ran = self.node.get_clock().now().nanoseconds > 0
-        if active.handle.is_cancel_requested or (clock_ran and time.monotonic() - self.last_tick_wall >= STALL_S):
+        # also when /clock never came at all (the sim unreachable since before this run):
+        # the leaves must still tick to notice it and fail
+        if active.handle.is_cancel_requested or time.monotonic() - self.last_tick_wall >= STALL_S:
             self._on_tick()
 
     def _on_tick(self) -> None:
