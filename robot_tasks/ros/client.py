@@ -28,13 +28,23 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Callable
 
+from robot_tasks.ros.goal_by_id import LateAcceptance
 from robot_tasks.ros.goal_watch import GoalWatch
 
 JOIN_TIMEOUT_S = 10.0
 SERVER_LOST_S = 2.0   # s the server may be missing from the graph before a goal counts as lost
+
+
+def _done_future(value):
+    from rclpy.task import Future
+
+    future = Future()
+    future.set_result(value)
+    return future
 
 
 @dataclass
@@ -145,20 +155,35 @@ class RosClient:
         the window between sending and acceptance, cancels the goal once it is accepted;
         a server that leaves the graph for `lost_after_s` while the goal runs, or one that
         no longer knows the goal (killed and restarted: robot_tasks/ros/goal_watch.py), ends
-        the wait ("server_lost") instead of waiting forever."""
+        the wait ("server_lost") instead of waiting forever; a goal whose response was lost
+        but which the server has (robot_tasks/ros/goal_by_id.py) is followed all the same."""
+        from unique_identifier_msgs.msg import UUID
+
         deadline = None if timeout is None else time.monotonic() + timeout
-        sent = client.send_goal_async(goal, feedback_callback=feedback)
+        goal_id = UUID(uuid=list(uuid.uuid4().bytes))    # ours: the goal can be asked after by its id
+        sent = client.send_goal_async(goal, feedback_callback=feedback, goal_uuid=goal_id)
         try:
-            if not self.spin_until(sent, deadline):
-                note = self.cancel_when_accepted(sent)
-                handle = sent.result() if sent.done() and sent.exception() is None else None
-                return GoalOutcome("timeout", handle=handle, note=note)
-            handle = sent.result()
-            if not handle.accepted:
-                return GoalOutcome("rejected", handle=handle)
+            # a lost goal response (robot_tasks/ros/goal_by_id.py): the server may have the goal anyway
+            late = LateAcceptance(client, client._action_type, goal_id, sent_at=time.monotonic())
+            adopted = None
+            while not sent.done() and adopted is None:
+                if deadline is not None and time.monotonic() >= deadline:
+                    note = self.cancel_when_accepted(sent)
+                    handle = sent.result() if sent.done() and sent.exception() is None else None
+                    return GoalOutcome("timeout", handle=handle, note=note)
+                step = time.monotonic() + 0.1
+                self.spin_until(sent, step if deadline is None else min(step, deadline))
+                adopted = None if sent.done() else late.check(time.monotonic())
+            if adopted is not None:
+                handle, result = adopted
+                sent = _done_future(handle)          # what a cancel on the way out waits for
+            else:
+                handle = sent.result()
+                if not handle.accepted:
+                    return GoalOutcome("rejected", handle=handle)
+                result = handle.get_result_async()
             if on_accepted is not None:
                 on_accepted(handle)
-            result = handle.get_result_async()
             watch = GoalWatch(self.node, client._action_name, handle, now=time.monotonic())
             missing_since = None
             while not result.done():

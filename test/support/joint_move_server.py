@@ -8,6 +8,10 @@ Behaviour (parameters and goal fields pick the case, so one script covers every 
 - cancel requests are accepted; the goal then ends CANCELED;
 - `goal_delay_s` (0): the goal callback sleeps this long before accepting, blocking
   the server's executor on purpose (a server too busy to answer in time);
+- `lose_goal_responses` (0): the first N accepted goals get no goal response (event
+  "goal_response_lost"); they run as usual. That is what a client sees when Fast DDS drops
+  the response to a reader it has not matched yet (ros2/rmw_fastrtps#467). Done by taking
+  over rclpy's ActionServer handler of goal requests (a private method of rclpy 9.1.2).
 - `lose_result_requests` (0): the first N get_result requests are never answered
   (event "result_request_lost"), which is what a client sees when its result
   response is lost in discovery (the server's DDS drops a response to a reader it
@@ -37,7 +41,10 @@ from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds(profile_file=os.environ.get("ROBOT_TASKS_TEST_DDS_PROFILE") or None)
 
+from action_msgs.msg import GoalInfo  # noqa: E402
 from rclpy.action import ActionServer, CancelResponse, GoalResponse  # noqa: E402
+from rclpy.action.server import ServerGoalHandle  # noqa: E402
+from rclpy.executors import await_or_execute  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.task import Future  # noqa: E402
 
@@ -48,12 +55,39 @@ REJECT, ABORT = 666.0, 999.0
 
 
 class ForgetfulActionServer(ActionServer):
-    """An ActionServer that leaves the first `lose` result requests unanswered."""
+    """An ActionServer that leaves the first `lose` result requests unanswered, and the
+    first `lose_responses` accepted goals without a goal response."""
 
-    def __init__(self, *args, lose: int = 0, on_lost=None, **kwargs):
+    def __init__(self, *args, lose: int = 0, on_lost=None, lose_responses: int = 0, on_response_lost=None,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.lose = lose
         self.on_lost = on_lost
+        self.lose_responses = lose_responses
+        self.on_response_lost = on_response_lost
+
+    async def _execute_goal_request(self, request_header_and_message):
+        if self.lose_responses <= 0:
+            return await super()._execute_goal_request(request_header_and_message)
+        # accept the goal as rclpy does (goal callback, handle, status, execution), minus the
+        # response: the client is left as if DDS had dropped it
+        header, request = request_header_and_message
+        if await await_or_execute(self._goal_callback, request.goal) != GoalResponse.ACCEPT:
+            with self._lock:
+                self._handle.send_goal_response(header, self._action_type.Impl.SendGoalService.Response())
+            return
+        self.lose_responses -= 1
+        info = GoalInfo(goal_id=request.goal_id, stamp=self._node.get_clock().now().to_msg())
+        key = bytes(request.goal_id.uuid)
+        with self._lock:
+            handle = ServerGoalHandle(self, info, request.goal)
+        self._goal_handles[key] = handle
+        self._result_futures[key] = Future()
+        self.add_future(self._result_futures[key])
+        if self.on_response_lost:
+            self.on_response_lost()
+        self._handle.publish_status()
+        await await_or_execute(self._handle_accepted_callback, handle)
 
     async def _execute_get_result_request(self, request_header_and_message):
         if self.lose > 0:
@@ -72,9 +106,12 @@ class JointMoveServer(Node):
         self.event_log = self.declare_parameter("event_log", "").value
         self.goal_delay = self.declare_parameter("goal_delay_s", 0.0).value
         lose = self.declare_parameter("lose_result_requests", 0).value
+        lose_responses = self.declare_parameter("lose_goal_responses", 0).value
         self.server = ForgetfulActionServer(self, MoveToJoints, name, execute_callback=self.execute,
                                             goal_callback=self.on_goal, cancel_callback=self.on_cancel,
-                                            lose=lose, on_lost=lambda: self.record("result_request_lost"))
+                                            lose=lose, on_lost=lambda: self.record("result_request_lost"),
+                                            lose_responses=lose_responses,
+                                            on_response_lost=lambda: self.record("goal_response_lost"))
         self.get_logger().info(f"serving '{name}'")
 
     def record(self, event: str, **data) -> None:

@@ -12,6 +12,10 @@ status (:meth:`on_result`); this base does the talking, without ever blocking:
   that dies mid-goal gives FAILURE instead of a node that runs forever; and (GoalWatch,
   robot_tasks/ros/goal_watch.py) that the server which accepted the goal is still the one
   serving it: a server killed and restarted under the same name no longer knows the goal.
+- a lost goal response (robot_tasks/ros/goal_by_id.py): halfway through ``server_timeout``
+  without an answer, ask the server for the goal's result by the goal's id; a server that
+  holds that request has the goal, and the leaf follows it as if the response had come.
+  Otherwise the leaf fails with SEND_GOAL_TIMEOUT and cancels the goal by its id.
 - ``halt``: cancel the goal (also one whose acceptance is still in flight).
 - a lost result: once the goal's status topic says the goal has ended but no result
   arrived within ``RESULT_RETRY_S``, ask for the result again (get_result is
@@ -34,6 +38,7 @@ from typing import Any
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, StatefulActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.ros.error_codes import code_name
+from robot_tasks.ros.goal_by_id import LateAcceptance, cancel_by_id, is_unknown_goal
 from robot_tasks.ros.goal_watch import GoalWatch
 from robot_tasks.ros.interface_types import import_action_type
 
@@ -148,6 +153,7 @@ class RosActionNode(StatefulActionNode):
         self._goal_future = None
         self._goal_id = None          # the id this leaf gave its goal (unique_identifier_msgs/UUID)
         self._goal_handle = None
+        self._late = None             # LateAcceptance: was the goal accepted though no response came?
         self._watch = None            # GoalWatch of the accepted goal
         self._result_future = None
         self._result_futures = []    # every result request sent for this goal (any may answer)
@@ -216,6 +222,8 @@ class RosActionNode(StatefulActionNode):
             goal_uuid=self._goal_id)
         self._phase = "sending"
         self._deadline = now + self._server_timeout
+        self._late = LateAcceptance(self._client, self.action_type, self._goal_id, sent_at=now,
+                                    probe_after_s=self._server_timeout / 2, grace_s=self._server_timeout / 4)
         return NodeStatus.RUNNING
 
     def _store_feedback(self, feedback_message, generation: int) -> None:
@@ -225,7 +233,10 @@ class RosActionNode(StatefulActionNode):
     def _check_goal_response(self, now: float) -> NodeStatus:
         future = self._goal_future
         if not future.done():
-            if now >= self._deadline:
+            adopted = self._late.check(now)
+            if adopted is not None:
+                return self._follow_unanswered_goal(*adopted, now=now)
+            if now >= self._deadline and not self._late.probing:
                 self._goal_future = None
                 future.add_done_callback(_cancel_late_goal)  # if it arrives after all, cancel it
                 # the server may have accepted it and only the response was lost (Fast DDS drops
@@ -241,9 +252,20 @@ class RosActionNode(StatefulActionNode):
         if handle is None or not handle.accepted:
             return self._fail(ActionNodeErrorCode.GOAL_REJECTED,
                               f"'{self._resolved_name()}' rejected the goal")
+        return self._follow(handle, handle.get_result_async(), now)
+
+    def _follow_unanswered_goal(self, handle, result_future, now: float) -> NodeStatus:
+        """The goal response was lost, but the server has the goal: follow it by its id."""
+        self._goal_future = None     # a response that still comes is the same goal: nothing to do
+        self.ros_node.get_logger().warning(
+            f"[{self.full_path}] no goal response from '{self._resolved_name()}', but the server holds "
+            f"the goal's result request, so it has the goal: following it")
+        return self._follow(handle, result_future, now)
+
+    def _follow(self, handle, result_future, now: float) -> NodeStatus:
         self._goal_handle = handle
         self._watch = GoalWatch(self.ros_node, self._action_name, handle, now=now)
-        self._result_future = handle.get_result_async()
+        self._result_future = result_future
         self._result_futures = [self._result_future]
         self._next_result_request = now + RESULT_REFRESH_S
         self._phase = "running"
@@ -269,6 +291,9 @@ class RosActionNode(StatefulActionNode):
             self._phase = "done"
             response = future.result()
             status = response.status
+            if is_unknown_goal(future):
+                return self._fail(ActionNodeErrorCode.SERVER_UNREACHABLE,
+                                  f"'{self._resolved_name()}' no longer knows this goal")
             if status == GoalStatus.STATUS_SUCCEEDED:
                 return self.on_result(response.result, status)
             text = getattr(response.result, "message", "") or ""
@@ -364,16 +389,6 @@ class RosActionNode(StatefulActionNode):
             return name
         ns = self.ros_node.get_namespace().rstrip("/")
         return f"{ns}/{name}"
-
-
-def cancel_by_id(client, action_type, goal_id):
-    """Ask the server to cancel goal `goal_id` without having its goal response: a handle
-    made from the id alone (rclpy's cancel request carries only the id). A server that never
-    accepted the goal answers ERROR_UNKNOWN_GOAL_ID, which is fine. Returns the cancel future."""
-    from rclpy.action.client import ClientGoalHandle
-
-    response = action_type.Impl.SendGoalService.Response(accepted=True)
-    return ClientGoalHandle(client, goal_id, response).cancel_goal_async()
 
 
 def _cancel_late_goal(future, pending: list | None = None) -> None:
