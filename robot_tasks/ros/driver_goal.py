@@ -10,10 +10,21 @@ response and the result arrive as futures, which the goal loop polls:
     goal.outcome()          # None while it runs; then ("SUCCEEDED" | "ABORTED" | "CANCELED", result)
     goal.cancel()           # ask the driver to cancel; a no-op once ended, sent on acceptance if
                             # the goal was still in flight
+
+The goal carries an id of our own, so a goal response lost on the way (Fast DDS drops a
+response to a client it has not matched yet) does not leave the goal unseen: `outcome()` asks
+the driver for the goal's result by that id (robot_tasks/ros/goal_by_id.py) and follows the
+goal from there when the driver has it.
 """
 from __future__ import annotations
 
+import time
+import uuid
+
 from action_msgs.msg import GoalStatus
+from unique_identifier_msgs.msg import UUID
+
+from robot_tasks.ros.goal_by_id import LateAcceptance
 
 STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: "SUCCEEDED", GoalStatus.STATUS_ABORTED: "ABORTED",
                 GoalStatus.STATUS_CANCELED: "CANCELED"}
@@ -26,9 +37,13 @@ class DriverGoal:
         self.handle = None
         self._result_future = None
         self._cancel_requested = False
-        client.send_goal_async(goal_msg).add_done_callback(self._on_response)
+        goal_id = UUID(uuid=list(uuid.uuid4().bytes))
+        self._late = LateAcceptance(client, client._action_type, goal_id, sent_at=time.monotonic())
+        client.send_goal_async(goal_msg, goal_uuid=goal_id).add_done_callback(self._on_response)
 
     def _on_response(self, future) -> None:
+        if self.handle is not None:               # already followed by its id (the response was late)
+            return
         self.handle = future.result()
         if not self.handle.accepted:
             return
@@ -41,6 +56,12 @@ class DriverGoal:
         return self.handle is not None and not self.handle.accepted
 
     def outcome(self):
+        if self.handle is None:
+            adopted = self._late.check(time.monotonic())
+            if adopted is not None:
+                self.handle, self._result_future = adopted
+                if self._cancel_requested:
+                    self.handle.cancel_goal_async()
         future = self._result_future
         if future is None or not future.done():
             return None

@@ -56,3 +56,20 @@ def test_send_goal_follows_a_goal_whose_response_was_lost(ros_env, ros_node, sta
     names = events.names()
     assert names.count("goal_response_lost") == 1 and names.count("goal") == 1, names
     assert took < 20.0, f"send-goal took {took:.1f} s: it waited instead of asking the server"
+
+
+def test_a_driver_goal_follows_a_goal_whose_response_was_lost(ros_node, start_server, action_clients):
+    """DriverGoal: how the arm and gripper servers send to the robots' drivers."""
+    from robot_tasks.ros.driver_goal import DriverGoal
+    from robot_tasks_interfaces.action import MoveToJoints
+
+    _, events = start_server(duration_s=0.3, lose_goal_responses=1)
+    client = action_clients.wait_for_server(MoveToJoints, "move_to_joints")
+    goal = ros_node.run_on_executor(lambda: DriverGoal(client, MoveToJoints.Goal(joint_names=["j1"], positions=[0.5])),
+                                    "sending the goal")
+    ros_node.wait_for(lambda: ros_node.run_on_executor(goal.outcome, "polling the goal") is not None,
+                      "the goal's outcome", timeout=15.0)
+    status, result = goal.outcome()
+    assert (status, result.error_code) == ("SUCCEEDED", MoveToJoints.Result.SUCCESS)
+    names = events.names()
+    assert names.count("goal_response_lost") == 1 and names.count("goal") == 1, names
