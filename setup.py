@@ -47,6 +47,9 @@ setup(
             "fast-simplification==0.2.0",
             "pillow",
         ],
+        # OpenCV for perception: colour conversion, connected components, convex hulls,
+        # morphology (robot_tasks.perception, the perception_server)
+        "perception": ["opencv-python-headless>=4.10,<6"],
         # toppra + ruckig: time-optimal, jerk-limited trajectories (robot_tasks.control.time_optimal)
         "control": ["pin>=4.1", "ompl>=2.0", "toppra>=0.6,<0.7", "ruckig>=0.19,<0.20"],
         # watching the robots in Foxglove (robot_tasks.nodes.foxglove_bridge)

@@ -1,7 +1,10 @@
 """robot_tasks.perception: RGB-D frames in, labelled object poses in the world frame out.
 
-Pure numpy (no ROS, no OpenCV, no scipy). The perception_server node is a thin shell
-around :class:`Detector`.
+numpy and OpenCV (``opencv-python-headless``, the setup.py extra "perception"), no ROS:
+OpenCV does the per-pixel and per-outline work -- colour conversion, connected components,
+convex hulls for the minimum-area rectangles, the erosion that finds occluded edges --
+and the shape fitters are small numpy functions of one blob's 3-D points. The
+perception_server node is a thin shell around :class:`Detector`.
 
 Input contract (one frame)
 --------------------------
@@ -27,8 +30,9 @@ no valid depth returns ``[]``.
 
 What it recognises (see catalog.py; extend by adding ObjectSpecs)
 -----------------------------------------------------------------
-5 cm cubes (red, blue, green, yellow, orange, purple), the YCB banana, the YCB bowl and
-open KLT-like bins (including whether a bin is upside down).
+5 cm cubes (red, blue, green, yellow, orange, purple; level or tilted, e.g. leaning on
+another), the YCB banana, the YCB bowl and open KLT-like bins (including whether a bin is
+upside down).
 
 PyBullet
 --------

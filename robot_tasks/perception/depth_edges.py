@@ -21,14 +21,18 @@ _OFFSETS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)
 def jump_pixels(points: np.ndarray, depth: np.ndarray, threshold: float = JUMP_M) -> np.ndarray:
     """Pixels on the far side of a 3-D jump to their right or lower neighbour.
 
-    ``points`` (H, W, 3) world points, NaN where there is no return; ``depth`` (H, W).
-    Only the farther pixel of a jumping pair is marked, so the nearer object keeps its rim.
+    ``points`` (H, W, 3) in any one frame (a distance is the same in all), NaN where there
+    is no return; ``depth`` (H, W). Only the farther pixel of a jumping pair is marked, so
+    the nearer object keeps its rim.
     """
     h, w = depth.shape
     marks = np.zeros((h, w), dtype=bool)
+    limit = threshold * threshold
     with np.errstate(invalid="ignore"):
-        right = np.linalg.norm(points[:, 1:] - points[:, :-1], axis=-1) > threshold
-        down = np.linalg.norm(points[1:] - points[:-1], axis=-1) > threshold
+        step = points[:, 1:] - points[:, :-1]
+        right = np.einsum("...i,...i->...", step, step) > limit
+        step = points[1:] - points[:-1]
+        down = np.einsum("...i,...i->...", step, step) > limit
         right_far = depth[:, 1:] > depth[:, :-1]
         down_far = depth[1:] > depth[:-1]
     marks[:, 1:] |= right & right_far

@@ -30,8 +30,12 @@ class Detection:
     label        catalogue name, e.g. ``red_cube``, ``banana``, ``bowl``, ``bin``.
     position     (x, y, z) world metres of the object's centre: the centre of its
                  bounding box in its own frame (for a cube or bin that is its centroid).
-    orientation  (x, y, z, w) world quaternion. Cubes: yaw about world z only, assuming
-                 they rest flat, folded into [-45, 45) degrees (their symmetry). Bins: yaw
+    orientation  (x, y, z, w) world quaternion. Cubes: yaw about world z, folded into
+                 [-45, 45) degrees (their symmetry); a cube lying tilted (leaning on
+                 another) carries its tilt: the z axis is then the normal of its face
+                 nearest to up, the x axis an edge of that face, the yaw folded in the
+                 face. Readers of the yaw alone (the tasks' ``yaw_from_quaternion``) get
+                 the direction of that edge seen from above. Bins: yaw
                  folded into [-90, 90), and a bin lying tilted more than 3 degrees also
                  carries its tilt: the z axis is then the normal of its face that is up.
                  Banana: x along its length, yaw folded into [-90, 90). Bowl: identity (round).

@@ -34,6 +34,11 @@ def fit_banana(spec: ObjectSpec, seg: Segment, support_height: float | None) -> 
     length, across, thickness = spec.size
     xy = seg.points[:, :2]
     pad = seg.footprint()
+    # The rectangle's long side is at most the points' diameter, at most their box's
+    # diagonal: a blob whose diagonal is far too short for a banana is not fitted at all.
+    longest = float(np.hypot(*(xy.max(axis=0) - xy.min(axis=0)))) + pad
+    if longest < length and size_score(longest, length, LENGTH_TOLERANCE) < spec.min_confidence:
+        return None
     rect = min_area_rectangle(xy, pad=pad, trim=0.005)
     long_axis = 0 if rect.extents[0] >= rect.extents[1] else 1
     measured_long, measured_across = rect.extents[long_axis], rect.extents[1 - long_axis]

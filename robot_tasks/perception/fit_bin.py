@@ -27,7 +27,7 @@ from robot_tasks.perception.detection import Detection
 from robot_tasks.perception.fit_common import (expected_pixels, fold_angle, hidden_sides,
                                                recenter_hidden, size_score, top_layer)
 from robot_tasks.perception.geometry import min_area_rectangle, quat_from_matrix, quat_from_yaw
-from robot_tasks.perception.plane import dominant_plane
+from robot_tasks.perception.plane import face_frame
 from robot_tasks.perception.segment import Segment
 
 SIZE_TOLERANCE = 0.25
@@ -38,25 +38,18 @@ LEVEL_TILT = math.radians(3.0)    # a face closer to level than this is measured
 MAX_TILT = math.radians(35.0)     # steeper planes are walls, not the face that is up
 
 
-def face_frame(points: np.ndarray) -> np.ndarray:
-    """Rows u, v, n: the frame the bin is measured in (identity for a level bin).
-
-    n is the normal of the blob's dominant near-level plane; u is world x laid into that
-    plane, v = n x u. Local coordinates are ``points @ frame.T``, world ones ``local @ frame``.
-    """
-    plane = dominant_plane(points, MAX_TILT)
-    if plane is None or plane.tilt < LEVEL_TILT:
-        return np.eye(3)
-    n = plane.normal
-    u = np.array([1.0, 0.0, 0.0]) - n[0] * n
-    u /= np.linalg.norm(u)
-    return np.vstack([u, np.cross(n, u), n])
-
-
 def fit_bin(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Detection | None:
     """A Detection for ``spec`` if the blob is a bin of about its size, else None."""
     length, width, height = spec.size
-    frame = face_frame(seg.points)
+    # However its top face tilts (up to MAX_TILT), it covers no fewer pixels than when tilted
+    # away from the camera by that much: if even then too little of it shows, stop before
+    # looking for the face's plane (a cube-sized blob is no bin).
+    down = max(-float(seg.view_dir[2]), 1e-9)            # cosine of the view's angle from vertical
+    steepest = math.cos(min(math.acos(min(down, 1.0)) + MAX_TILT, math.pi / 2))
+    least = expected_pixels(length * width, seg) * steepest / down
+    if steepest > 1e-6 and seg.pixel_count / max(least, 1.0) < spec.min_confidence:
+        return None
+    frame = face_frame(seg.points, MAX_TILT, LEVEL_TILT)
     level = bool(np.array_equal(frame, np.eye(3)))
     local = seg.points @ frame.T
     # the top layer along the face's normal (world z for a level bin)

@@ -24,6 +24,9 @@ MIN_RIM_PIXELS = 20
 def fit_bowl(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Detection | None:
     """A Detection for ``spec`` if the blob's rim is a circle of about its diameter."""
     diameter, _, height = spec.size
+    seen = seg.pixel_count / max(expected_pixels(math.pi * diameter ** 2 / 4, seg), 1.0)
+    if min(seen, 1.0) < spec.min_confidence:
+        return None                   # too little of it even if round and of its size
     rim, z_rim = top_layer(seg, tolerance=max(0.01, 0.15 * height))
     if int(rim.sum()) < MIN_RIM_PIXELS:
         return None
@@ -33,7 +36,6 @@ def fit_bowl(spec: ObjectSpec, seg: Segment, support_height: float | None) -> De
     # How round: spread of the rim points' distance to the centre, relative to the radius.
     dist = np.hypot(seg.points[rim, 0] - cx, seg.points[rim, 1] - cy)
     roundness = math.exp(-(float(np.std(dist)) / (0.15 * max(radius, 1e-6))) ** 2)
-    seen = seg.pixel_count / max(expected_pixels(math.pi * diameter ** 2 / 4, seg), 1.0)
     confidence = size_score(measured, diameter, SIZE_TOLERANCE) * roundness * min(seen, 1.0)
     if confidence < spec.min_confidence:
         return None

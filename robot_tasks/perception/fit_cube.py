@@ -1,4 +1,4 @@
-"""Pose of a square-based box resting on a face (our 5 cm cubes), from one blob's pixels.
+"""Pose of a square-based box (our 5 cm cubes), from one blob's pixels.
 
 Seen from above, the visible top face is what can be measured well; the sides show only
 as slivers that depend on where the cube sits in the image. So:
@@ -18,10 +18,22 @@ footprint and the rectangle around all the blob's points is the footprint again;
 fitter tries both point sets and keeps the one whose rectangle matches the cube's size.
 With the top hidden the height comes from the support (the cube stands on the table)
 when that fits what is visible.
+
+A cube that came to rest tilted (leaning on another after a knock) shows its top face
+as a sloping plane; the few millimetres below its highest point are then only a strip
+along the high edge, too narrow for a cube. When the level reading is not convincing
+(the top face not mostly seen, or its rectangle not the cube's size), the face that is
+up is found as the blob's dominant plane within 45 degrees of level (RANSAC,
+plane.py; a cube tilted further has another face nearer level), and everything above
+is measured again in that face's frame: "height" along its normal, the rectangle in
+its plane. The more confident of the two readings wins; a tilted one carries the tilt
+(the detection's z axis is the face's normal). A cube tilted by less than about 7
+degrees still fills the level band (6 mm over 5 cm) and is reported level.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,7 +41,8 @@ from robot_tasks.perception.catalog import ObjectSpec
 from robot_tasks.perception.detection import Detection
 from robot_tasks.perception.fit_common import (expected_pixels, fold_angle, hidden_sides,
                                                recenter_hidden, size_score, top_layer)
-from robot_tasks.perception.geometry import min_area_rectangle, quat_from_yaw
+from robot_tasks.perception.geometry import min_area_rectangle, quat_from_matrix, quat_from_yaw
+from robot_tasks.perception.plane import face_frame
 from robot_tasks.perception.segment import Segment
 
 MIN_TOP_PIXELS = 12
@@ -37,11 +50,36 @@ MIN_TOP_SHARE = 0.25       # less of the expected top face than this: the top is
 SIDES_ONLY_TRUST = 0.6     # how much a pose from the sides alone is believed
 SIZE_TOLERANCE = 0.25      # relative error at which the size score has fallen to 1/e
 MOSTLY_SEEN = 0.7          # below this share of the top face the cube counts as truncated
+LEVEL_SCORE = 0.8          # a level reading this good, of a mostly seen top, is not re-checked for tilt
+MAX_TILT = math.radians(45.0)     # beyond this another face of the cube is nearer level
+LEVEL_TILT = math.radians(3.0)    # a face plane nearer level than this is level
 
 
-def _footprint_fit(seg: Segment, keep: np.ndarray, nominal: tuple[float, float]):
-    """Rectangle through the points ``keep``, re-centred off hidden sides, and its score."""
-    xy = seg.points[keep, :2]
+@dataclass(frozen=True)
+class _Reading:
+    detection: Detection
+    top_seen: float
+    score: float
+
+
+def _too_long(xy: np.ndarray, spec: ObjectSpec) -> bool:
+    """True when no rectangle around these points can score ``spec.min_confidence``.
+
+    Any rectangle around points is at least as long, diagonally, as the longest side of
+    their axis-aligned box, so its longer side is at least that over sqrt(2); once that
+    is so far beyond the cube's side that its size score alone falls below the
+    threshold, the fit cannot pass. Lets a bin-sized blob skip the cube's rectangles.
+    """
+    if len(xy) == 0:
+        return True
+    longest = float(np.max(xy.max(axis=0) - xy.min(axis=0))) / math.sqrt(2.0)
+    limit = spec.size[0] * (1.0 + SIZE_TOLERANCE * math.sqrt(math.log(1.0 / max(spec.min_confidence, 1e-9))))
+    return longest > limit
+
+
+def _footprint_fit(seg: Segment, local: np.ndarray, keep: np.ndarray, nominal: tuple[float, float]):
+    """Rectangle through the points ``keep`` (face-frame xy), re-centred off hidden sides, and its score."""
+    xy = local[keep, :2]
     pad = seg.footprint(keep)
     rect = min_area_rectangle(xy, pad=pad)
     sides = hidden_sides(rect, xy, seg.at_hidden_edge[keep], band=1.5 * pad)
@@ -54,36 +92,48 @@ def _footprint_fit(seg: Segment, keep: np.ndarray, nominal: tuple[float, float])
     return score, rect, center, extents, hidden
 
 
-def fit_cube(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Detection | None:
-    """A Detection for ``spec`` if the blob looks like that box, else None."""
+def _read(spec: ObjectSpec, seg: Segment, support_height: float | None,
+          frame: np.ndarray | None) -> _Reading | None:
+    """The cube measured in ``frame`` (rows u, v, n; None = the world frame, level)."""
     sx, sy, sz = spec.size
-    if seg.pixel_count < MIN_TOP_PIXELS:
+    level = frame is None
+    local = seg.points if level else seg.points @ frame.T
+    keep, z_top = top_layer(seg, tolerance=max(0.006, 0.12 * sz), heights=None if level else local[:, 2])
+    everything = np.ones(seg.pixel_count, dtype=bool)
+    if level and _too_long(local[:, :2], spec) and _too_long(local[keep, :2], spec):
         return None
-    keep, z_top = top_layer(seg, tolerance=max(0.006, 0.12 * sz))
-    top_seen = min(float(keep.sum()) / max(expected_pixels(sx * sy, seg, keep), 1.0), 1.0)
+    normal = (0.0, 0.0, 1.0) if level else tuple(frame[2])
+    top_seen = min(float(keep.sum()) / max(expected_pixels(sx * sy, seg, keep, normal), 1.0), 1.0)
     if keep.sum() < MIN_TOP_PIXELS or top_seen < MIN_TOP_SHARE:
         top_seen = 0.0
-        if support_height is not None and 0.3 * sz < z_top - support_height < sz:
+        if level and support_height is not None and 0.3 * sz < z_top - support_height < sz:
             z_top = support_height + sz          # standing on the support, top hidden
-    # Footprint from the top face alone, or from every point: the sides are vertical, so
-    # seen from above they fall on the footprint's edges. The second wins when the top is
-    # partly covered (a rotated cube stacked on it) but the sides show.
+    # Footprint from the top face alone, or from every point: the sides are perpendicular
+    # to it, so seen along its normal they fall on the footprint's edges. The second wins
+    # when the top is partly covered (a rotated cube stacked on it) but the sides show.
     nominal = (sx, sy)    # square base (the catalogue checks), so either side matches
-    fits = [_footprint_fit(seg, np.ones(seg.pixel_count, dtype=bool), nominal)]
+    fits = [_footprint_fit(seg, local, everything, nominal)]
     if top_seen > 0:
-        fits.insert(0, _footprint_fit(seg, keep, nominal))
+        fits.insert(0, _footprint_fit(seg, local, keep, nominal))
     score, rect, center, extents, hidden = max(fits, key=lambda fit: fit[0])
     confidence = score * max(top_seen, SIDES_ONLY_TRUST if top_seen < MOSTLY_SEEN else 0.0)
     if confidence < spec.min_confidence:
         return None
     height = sz
-    if support_height is not None and abs((z_top - support_height) - sz) < 0.3 * sz:
+    if level and support_height is not None and abs((z_top - support_height) - sz) < 0.3 * sz:
         height = z_top - support_height
     yaw = fold_angle(rect.yaw, math.pi / 2)     # a square looks the same every quarter turn
-    return Detection(
+    position = np.array([center[0], center[1], z_top - sz / 2.0])
+    if level:
+        orientation = quat_from_yaw(yaw)
+    else:
+        position = position @ frame
+        c, s = math.cos(yaw), math.sin(yaw)
+        orientation = quat_from_matrix(frame.T @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]))
+    detection = Detection(
         label=spec.label,
-        position=(float(center[0]), float(center[1]), float(z_top - sz / 2.0)),
-        orientation=quat_from_yaw(yaw),
+        position=(float(position[0]), float(position[1]), float(position[2])),
+        orientation=orientation,
         size=(float(extents[0]), float(extents[1]), float(height)),
         confidence=float(confidence),
         pixel_count=seg.pixel_count,
@@ -91,3 +141,21 @@ def fit_cube(spec: ObjectSpec, seg: Segment, support_height: float | None) -> De
         bbox=seg.bbox,
         truncated=bool(hidden or top_seen < MOSTLY_SEEN),
     )
+    return _Reading(detection, top_seen, score)
+
+
+def fit_cube(spec: ObjectSpec, seg: Segment, support_height: float | None) -> Detection | None:
+    """A Detection for ``spec`` if the blob looks like that box, level or tilted, else None."""
+    if seg.pixel_count < MIN_TOP_PIXELS:
+        return None
+    level = _read(spec, seg, support_height, None)
+    if level is not None and level.top_seen >= MOSTLY_SEEN and level.score >= LEVEL_SCORE:
+        return level.detection
+    # A tilted cube is no longer along any direction than its 3-D diagonal.
+    span = seg.points.max(axis=0) - seg.points.min(axis=0)
+    if float(np.max(span[:2])) > math.sqrt(3.0) * spec.size[0] * 1.2:
+        return level.detection if level is not None else None
+    frame = face_frame(seg.points, MAX_TILT, LEVEL_TILT)
+    tilted = None if np.array_equal(frame, np.eye(3)) else _read(spec, seg, support_height, frame)
+    readings = [r for r in (level, tilted) if r is not None]
+    return max(readings, key=lambda r: r.detection.confidence).detection if readings else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 
@@ -49,11 +50,6 @@ def matrix_from_quat(q) -> np.ndarray:
     ])
 
 
-def wrap_angle(a: float, period: float = 2.0 * math.pi) -> float:
-    """Map ``a`` into [-period/2, period/2)."""
-    return (a + period / 2.0) % period - period / 2.0
-
-
 @dataclass(frozen=True)
 class Rectangle:
     """An oriented rectangle in the xy plane: centre, side lengths, and the yaw of side 0."""
@@ -64,54 +60,77 @@ class Rectangle:
 
     def axes(self) -> np.ndarray:
         """Unit vectors of the two sides as rows: (2, 2)."""
-        c, s = math.cos(self.yaw), math.sin(self.yaw)
-        return np.array([[c, s], [-s, c]])
+        return axes_of(self.yaw)
 
 
-def _extent_along(xy: np.ndarray, angles: np.ndarray, trim: float) -> tuple[np.ndarray, np.ndarray]:
-    """Low/high (trimmed) coordinates of the points along directions at ``angles``."""
-    dirs = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    proj = xy @ dirs.T                                   # (N, A)
+def _extents(local: np.ndarray, trim: float) -> tuple[np.ndarray, np.ndarray]:
+    """Low and high coordinates of points (N, 2) on each axis, ignoring ``trim`` of them at each end."""
     if trim > 0:
-        lo, hi = np.quantile(proj, [trim, 1.0 - trim], axis=0)
-    else:
-        lo, hi = proj.min(axis=0), proj.max(axis=0)
-    return lo, hi
+        lo, hi = np.quantile(local, [trim, 1.0 - trim], axis=0)
+        return lo, hi
+    return local.min(axis=0), local.max(axis=0)
 
 
 def min_area_rectangle(xy: np.ndarray, pad: float = 0.0, trim: float = 0.0) -> Rectangle:
-    """The smallest-area oriented rectangle around 2-D points, by a coarse-to-fine yaw search.
+    """The smallest-area oriented rectangle around 2-D points, sides grown by ``pad``.
+
+    The smallest rectangle around a point set has one side on an edge of the set's convex
+    hull (Freeman and Shapira, "Determining the minimum-area encasing rectangle for an
+    arbitrary closed curve", CACM 1975): between two such directions the area is a concave
+    function of the angle, so its minimum sits at one of them. The same holds for the
+    padded area (a + pad)(b + pad) = ab + pad (a + b) + pad^2, a sum of such concave
+    terms. So: the hull from OpenCV (``cv2.convexHull``), then every hull edge's direction
+    tried at once. (``cv2.minAreaRect`` minimises the unpadded area; on thin shapes, such
+    as the two side faces of a cube held under a hand, the padded minimum can lie at
+    another edge, a quarter turn away.)
 
     ``pad`` is added to both side lengths (the points are pixel centres, so the true surface
     reaches about one pixel footprint further). ``trim`` ignores that fraction of points at
-    each end of each axis (outliers). The yaw returned is in [0, pi/2): a rectangle looks
-    the same after a quarter turn with its sides swapped.
+    each end of each axis (outliers): the rectangle of all points sets the axes, the
+    points outside its trimmed extents are dropped, and the rectangle of the rest is
+    measured with trimmed extents. The yaw returned is in [0, pi/2): a rectangle looks the
+    same after a quarter turn with its sides swapped.
 
     PCA cannot do this job for squares: a square's covariance is the same in every
     direction, so its principal axes carry no yaw at all.
     """
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     mean = xy.mean(axis=0)
-    pts = xy - mean
-    best = 0.0
-    step = math.radians(3.0)
-    angles = np.arange(0.0, math.pi / 2, step)
-    for _ in range(3):                                   # 3 deg, then 0.3 deg, then 0.03 deg
-        a_lo, a_hi = _extent_along(pts, angles, trim)
-        b_lo, b_hi = _extent_along(pts, angles + math.pi / 2, trim)
-        area = (a_hi - a_lo + pad) * (b_hi - b_lo + pad)
-        best = float(angles[int(np.argmin(area))])
-        step /= 10.0
-        angles = best + step * np.arange(-15, 16)
-    best = best % (math.pi / 2)
-    a_lo, a_hi = _extent_along(pts, np.array([best]), trim)
-    b_lo, b_hi = _extent_along(pts, np.array([best + math.pi / 2]), trim)
-    c, s = math.cos(best), math.sin(best)
-    mid_a, mid_b = (a_lo[0] + a_hi[0]) / 2, (b_lo[0] + b_hi[0]) / 2
-    center = mean + mid_a * np.array([c, s]) + mid_b * np.array([-s, c])
+    pts = xy - mean                # centred, so the float32 that minAreaRect takes loses nothing
+    yaw = _hull_yaw(pts, pad)
+    if trim > 0:
+        local = pts @ axes_of(yaw).T
+        lo, hi = _extents(local, trim)
+        inside = np.all((local >= lo) & (local <= hi), axis=1)
+        if inside.sum() >= 3:
+            yaw = _hull_yaw(pts[inside], pad)
+    axes = axes_of(yaw)
+    lo, hi = _extents(pts @ axes.T, trim)
+    mid = (lo + hi) / 2.0
+    center = mean + mid @ axes
     return Rectangle(center=(float(center[0]), float(center[1])),
-                     extents=(float(a_hi[0] - a_lo[0] + pad), float(b_hi[0] - b_lo[0] + pad)),
-                     yaw=best)
+                     extents=(float(hi[0] - lo[0] + pad), float(hi[1] - lo[1] + pad)), yaw=yaw)
+
+
+def axes_of(yaw: float) -> np.ndarray:
+    """Unit vectors (rows) along ``yaw`` and a quarter turn on: the sides of a rectangle."""
+    c, s = math.cos(yaw), math.sin(yaw)
+    return np.array([[c, s], [-s, c]])
+
+
+def _hull_yaw(pts: np.ndarray, pad: float) -> float:
+    """Direction in [0, pi/2) of a side of the smallest padded rectangle around ``pts``."""
+    if len(pts) < 2:
+        return 0.0
+    index = cv2.convexHull(pts.astype(np.float32), returnPoints=False)
+    hull = pts[index.reshape(-1)]
+    edges = np.concatenate([hull[1:], hull[:1]]) - hull
+    angles = np.arctan2(edges[:, 1], edges[:, 0]) % (math.pi / 2)
+    c, s = np.cos(angles), np.sin(angles)
+    along = hull @ np.stack([c, s])              # (hull points, directions)
+    across = hull @ np.stack([-s, c])
+    area = (along.max(axis=0) - along.min(axis=0) + pad) * (across.max(axis=0) - across.min(axis=0) + pad)
+    return float(angles[int(np.argmin(area))])
 
 
 def corner_share(xy: np.ndarray, rect: Rectangle, radius_fraction: float = 0.15) -> float:
@@ -131,17 +150,15 @@ def corner_share(xy: np.ndarray, rect: Rectangle, radius_fraction: float = 0.15)
     return float((np.linalg.norm(local - half, axis=1) < radius).mean())
 
 
-def principal_axes(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Eigenvalues (descending) and unit eigenvectors (rows) of the 2-D point covariance."""
-    pts = np.asarray(xy, dtype=float).reshape(-1, 2)
-    cov = np.cov((pts - pts.mean(axis=0)).T)
-    vals, vecs = np.linalg.eigh(cov)
-    order = np.argsort(vals)[::-1]
-    return vals[order], vecs[:, order].T
-
-
 def fit_circle(xy: np.ndarray) -> tuple[float, float, float]:
-    """Least-squares circle (cx, cy, r) through 2-D points (algebraic Kasa fit)."""
+    """Least-squares circle (cx, cy, r) through 2-D points (algebraic Kasa fit).
+
+    (x - cx)^2 + (y - cy)^2 = r^2 is linear in (cx, cy, c = r^2 - cx^2 - cy^2), so one
+    linear least-squares solve finds it (Kasa, IEEE Trans. Instrum. Meas. 1976). OpenCV has
+    no circle fit of this kind: ``cv2.fitEllipse`` fits five parameters where a bowl's rim
+    seen from above needs three, and is less steady on the partial arcs a banana lying
+    across the rim leaves; ``cv2.minEnclosingCircle`` is pulled by every stray point.
+    """
     pts = np.asarray(xy, dtype=float).reshape(-1, 2)
     a = np.column_stack([2 * pts[:, 0], 2 * pts[:, 1], np.ones(len(pts))])
     b = (pts ** 2).sum(axis=1)

@@ -77,3 +77,21 @@ def dominant_plane(points: np.ndarray, max_tilt: float, threshold: float = 0.004
     if normal[2] < min_up:
         return None
     return Plane(normal, float(inliers.mean(axis=0) @ normal), best_count)
+
+
+def face_frame(points: np.ndarray, max_tilt: float, level_tilt: float) -> np.ndarray:
+    """Rows u, v, n: the frame of the face that is up, to measure a box in (identity when level).
+
+    n is the normal of the points' dominant near-level plane (at most ``max_tilt`` from
+    level); a plane within ``level_tilt`` of level, or none, gives the world frame. u is
+    world x laid into the plane, v = n x u. Local coordinates are ``points @ frame.T``,
+    world ones ``local @ frame``; a body turned by ``yaw`` in the face has the world
+    rotation ``frame.T @ Rz(yaw)``.
+    """
+    plane = dominant_plane(points, max_tilt)
+    if plane is None or plane.tilt < level_tilt:
+        return np.eye(3)
+    n = plane.normal
+    u = np.array([1.0, 0.0, 0.0]) - n[0] * n
+    u /= np.linalg.norm(u)
+    return np.vstack([u, np.cross(n, u), n])

@@ -18,16 +18,19 @@ def estimate_support_height(z: np.ndarray, stride: int = 3) -> float | None:
 
     ``stride`` subsamples the points for speed; the answer is within a millimetre.
     """
-    z = np.asarray(z, dtype=np.float64).reshape(-1)[::stride]
+    z = np.asarray(z).reshape(-1)[::stride].astype(np.float64)
     z = z[np.isfinite(z)]
     if z.size < 50:
         return None
     lo, hi = float(z.min()), float(z.max())
     if hi - lo < BIN_M:
         return float(np.median(z))
-    counts, edges = np.histogram(z, bins=int(np.ceil((hi - lo) / BIN_M)), range=(lo, hi + 1e-9))
-    peak = int(np.argmax(counts))
-    centre = 0.5 * (edges[peak] + edges[peak + 1])
+    # A histogram of BIN_M-wide bins from lo: each point's bin is its offset over the width.
+    bins = int(np.ceil((hi - lo) / BIN_M))
+    width = (hi + 1e-9 - lo) / bins
+    index = np.minimum(((z - lo) / width).astype(np.intp), bins - 1)
+    peak = int(np.argmax(np.bincount(index, minlength=bins)))
+    centre = lo + (peak + 0.5) * width
     near = z[np.abs(z - centre) <= BIN_M]
     if near.size < MIN_SHARE * z.size:
         return None

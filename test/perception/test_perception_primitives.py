@@ -1,4 +1,4 @@
-"""HSV conversion, connected components and plane-geometry fits against references."""
+"""HSV conversion, colour bands, rectangle and circle fits and depth jumps against references."""
 from __future__ import annotations
 
 import colorsys
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from robot_tasks.perception.color import ColorClass, rgb_to_hsv
-from robot_tasks.perception.components import label_components
+import cv2
 from robot_tasks.perception.geometry import (fit_circle, matrix_from_quat, min_area_rectangle,
                                              quat_from_matrix, quat_from_yaw)
 
@@ -17,7 +17,9 @@ def test_rgb_to_hsv_matches_colorsys():
     rng = np.random.default_rng(0)
     rgb = rng.integers(0, 256, size=(40, 40, 3), dtype=np.uint8)
     rgb[0, :3] = [[10, 10, 10], [255, 0, 0], [0, 0, 0]]           # grey, pure red, black
-    h, s, v = rgb_to_hsv(rgb)
+    hsv = rgb_to_hsv(rgb)
+    assert rgb_to_hsv(rgb.reshape(-1, 3)).shape == (1600, 3)     # pixel lists too
+    h, s, v = np.moveaxis(hsv, -1, 0)
     for (r, g, b), hh, ss, vv in zip(rgb.reshape(-1, 3), h.reshape(-1), s.reshape(-1), v.reshape(-1)):
         eh, es, ev = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
         assert ss == pytest.approx(es, abs=1e-5) and vv == pytest.approx(ev, abs=1e-5)
@@ -27,52 +29,15 @@ def test_rgb_to_hsv_matches_colorsys():
 
 def test_red_band_wraps_through_zero():
     red = ColorClass("red", ((340.0, 15.0),))
-    h = np.array([350.0, 5.0, 30.0, 200.0])
-    m = red.mask(h, np.ones(4), np.ones(4))
-    assert m.tolist() == [True, True, False, False]
+    h = np.array([350.0, 5.0, 30.0, 200.0, 340.0, 15.0])
+    m = red.mask(np.column_stack([h, np.ones(6), np.ones(6)]))
+    assert m.tolist() == [True, True, False, False, True, False]     # [lo, hi): 15 is out
 
 
-def _flood_fill_reference(mask, connectivity):
-    h, w = mask.shape
-    lab = np.zeros((h, w), int)
-    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-    if connectivity == 8:
-        steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
-    n = 0
-    for r in range(h):
-        for c in range(w):
-            if mask[r, c] and not lab[r, c]:
-                n += 1
-                lab[r, c] = n
-                stack = [(r, c)]
-                while stack:
-                    a, b = stack.pop()
-                    for da, db in steps:
-                        x, y = a + da, b + db
-                        if 0 <= x < h and 0 <= y < w and mask[x, y] and not lab[x, y]:
-                            lab[x, y] = n
-                            stack.append((x, y))
-    return lab, n
-
-
-@pytest.mark.parametrize("connectivity", [4, 8])
-def test_components_match_flood_fill(connectivity):
-    rng = np.random.default_rng(connectivity)
-    for _ in range(60):
-        mask = rng.random((int(rng.integers(1, 25)), int(rng.integers(1, 25)))) < rng.uniform(0.2, 0.7)
-        got, n = label_components(mask, connectivity)
-        ref, n_ref = _flood_fill_reference(mask, connectivity)
-        assert n == n_ref
-        assert np.array_equal(got, ref)      # same raster-order numbering too
-
-
-def test_components_reject_bad_arguments():
-    with pytest.raises(ValueError, match="connectivity"):
-        label_components(np.ones((3, 3), bool), 6)
-    with pytest.raises(ValueError, match="2-D"):
-        label_components(np.ones(3, bool))
-    labels, n = label_components(np.zeros((4, 5), bool))
-    assert n == 0 and not labels.any()
+def test_saturation_and_value_floors():
+    orange = ColorClass("orange", ((18.0, 40.0),), min_saturation=0.75, min_value=0.2)
+    hsv = np.array([[[28.0, 0.8, 0.5], [28.0, 0.7, 0.5], [28.0, 0.8, 0.1]]])
+    assert orange.mask(hsv).tolist() == [[True, False, False]]
 
 
 @pytest.mark.parametrize("yaw_deg", [0.0, 12.0, 37.0, 44.0, 61.0, 89.0])
@@ -88,6 +53,18 @@ def test_min_area_rectangle_finds_the_yaw_of_a_square(yaw_deg):
     assert abs(math.degrees(err)) < 0.1
     assert rect.center == pytest.approx((0.4, -0.1), abs=1e-6)
     assert rect.extents == pytest.approx((0.05, 0.05), abs=1e-4)
+
+
+def test_min_area_rectangle_trims_outliers_and_pads():
+    """A 10 x 4 cm rectangle at 30 degrees with two stray points far off one side."""
+    g = np.stack(np.meshgrid(np.linspace(-0.05, 0.05, 101), np.linspace(-0.02, 0.02, 41)), -1).reshape(-1, 2)
+    yaw = math.radians(30.0)
+    rot = np.array([[math.cos(yaw), -math.sin(yaw)], [math.sin(yaw), math.cos(yaw)]])
+    xy = np.vstack([g, [[0.0, 0.06], [0.001, 0.061]]]) @ rot.T
+    rect = min_area_rectangle(xy, pad=0.001, trim=0.002)
+    assert math.degrees(rect.yaw) == pytest.approx(30.0, abs=0.5)
+    assert sorted(rect.extents) == pytest.approx([0.041, 0.101], abs=0.002)
+    assert rect.center == pytest.approx((0.0, 0.0), abs=0.002)
 
 
 def test_fit_circle_and_quaternions():
@@ -112,8 +89,8 @@ def test_depth_jumps_split_touching_surfaces_and_cut_pixels_rejoin_their_side():
     points = np.stack([uu, vv, -depth], axis=-1)           # world z = -depth (looking down)
     cut = jump_pixels(points, depth)
     assert cut[:, 4].all() and cut.sum() == h              # only the far side of the step
-    labels, n = label_components(np.ones((h, w), bool) & ~cut, connectivity=4)
-    assert n == 2
+    n, labels = cv2.connectedComponents((~cut).view(np.uint8), connectivity=4, ltype=cv2.CV_32S)
+    assert n - 1 == 2
     joined = reattach(labels, cut, points)
     assert (joined[:, 4:] == joined[0, 5]).all() and (joined[:, :4] == joined[0, 0]).all()
     assert joined[0, 0] != joined[0, 5]
