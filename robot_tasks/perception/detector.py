@@ -160,7 +160,7 @@ class Detector:
                  + np.float32(rot[2, 2]))
         z = clean_depth * ray_z + np.float32(origin[2])
         if support_height is None and self.config.estimate_support:
-            support_height = estimate_support_height(z[valid])
+            support_height = estimate_support_height(z)      # NaN where no return
         candidates = valid
         if support_height is not None:
             with np.errstate(invalid="ignore"):
@@ -219,28 +219,30 @@ class Detector:
         jumps = jump_pixels(points, depth, self.config.jump_threshold)
         # 4-connectivity: the cut only checks right and lower neighbours, so a diagonal
         # step could leak across it.
-        count, labels = cv2.connectedComponents((mask & ~jumps).view(np.uint8), connectivity=4,
-                                                ltype=cv2.CV_32S)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats((mask & ~jumps).view(np.uint8),
+                                                                   connectivity=4, ltype=cv2.CV_32S)
         count -= 1                                       # label 0 is the background
         if count == 0:
             return
-        labels = reattach(labels, mask & jumps, points, self.config.jump_threshold)
-        flat = np.flatnonzero(labels)
-        ids = labels.reshape(-1)[flat]
-        order = np.argsort(ids, kind="stable")
-        flat, ids = flat[order], ids[order]
-        bounds = np.searchsorted(ids, np.arange(1, count + 2))
-        crop_w = c1 - c0
+        cut = mask & jumps
+        if cut.any():
+            labels = reattach(labels, cut, points, self.config.jump_threshold)
         r = EDGE_REACH_PX
         camera_origin, optical_axis = frame.pose[:3, 3], frame.pose[:3, 2]
-        for k in range(count):
-            pix = flat[bounds[k]:bounds[k + 1]]
-            if pix.size < self.config.min_pixels:
+        for k in range(1, count + 1):
+            # A reattached pixel is an 8-neighbour of its piece: one pixel round the box holds it.
+            x, y, bw, bh, area = stats[k]
+            if area + 2 * (bw + bh) + 4 < self.config.min_pixels:
                 continue
-            prow, pcol = np.divmod(pix, crop_w)
+            y0, x0 = max(int(y) - 1, 0), max(int(x) - 1, 0)
+            prow, pcol = np.nonzero(labels[y0:y + bh + 1, x0:x + bw + 1] == k)
+            if prow.size < self.config.min_pixels:
+                continue
+            prow += y0
+            pcol += x0
             b0, b1 = max(int(prow.min()) - r, 0), int(prow.max()) + r + 1
             a0, a1 = max(int(pcol.min()) - r, 0), int(pcol.max()) + r + 1
-            blob = labels[b0:b1, a0:a1] == k + 1
+            blob = labels[b0:b1, a0:a1] == k
             edges = hidden_edge_mask(blob, depth[b0:b1, a0:a1], r0 + b0, c0 + a0, (h, w))
             pts = frame.world(points[prow, pcol])
             view = pts.mean(axis=0) - camera_origin

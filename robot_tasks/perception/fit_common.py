@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from robot_tasks.perception.geometry import Rectangle
+from robot_tasks.perception.geometry import Rectangle, quantile
 from robot_tasks.perception.segment import Segment
 
 # A side counts as hidden when this share of the pixels along it touch a hidden edge.
@@ -23,16 +23,6 @@ def top_layer(seg: Segment, tolerance: float, heights: np.ndarray | None = None)
     z_hi = quantile(z, 0.98)
     keep = z >= z_hi - tolerance
     return keep, median(z[keep])
-
-
-def quantile(values: np.ndarray, q: float) -> float:
-    """``np.quantile(values, q)`` (linear interpolation) by a partial sort of two elements;
-    numpy's own call costs several times more on the few hundred points of a blob."""
-    at = q * (len(values) - 1)
-    lo = int(math.floor(at))
-    hi = min(lo + 1, len(values) - 1)
-    part = np.partition(values, (lo, hi))
-    return float(part[lo] + (part[hi] - part[lo]) * (at - lo))
 
 
 def median(values: np.ndarray) -> float:

@@ -21,10 +21,11 @@ when that fits what is visible.
 
 A cube that came to rest tilted (leaning on another after a knock) shows its top face
 as a sloping plane; the few millimetres below its highest point are then only a strip
-along the high edge, too narrow for a cube. When the level reading is not convincing
-(the top face not mostly seen, or its rectangle not the cube's size), the face that is
-up is found as the blob's dominant plane within 45 degrees of level (RANSAC,
-plane.py; a cube tilted further has another face nearer level), and everything above
+along the high edge, too narrow for a cube. When the level reading is not sure
+(below LEVEL_CONFIDENCE: the top face not mostly seen, or its rectangle not the cube's
+size), the face that is up is found as the blob's dominant plane within 45 degrees of
+level (RANSAC on image-neighbour samples, plane.py; a cube tilted further has another
+face nearer level), and everything above
 is measured again in that face's frame: "height" along its normal, the rectangle in
 its plane. The more confident of the two readings wins; a tilted one carries the tilt
 (the detection's z axis is the face's normal). A cube tilted by less than about 7
@@ -50,7 +51,7 @@ MIN_TOP_SHARE = 0.25       # less of the expected top face than this: the top is
 SIDES_ONLY_TRUST = 0.6     # how much a pose from the sides alone is believed
 SIZE_TOLERANCE = 0.25      # relative error at which the size score has fallen to 1/e
 MOSTLY_SEEN = 0.7          # below this share of the top face the cube counts as truncated
-LEVEL_SCORE = 0.8          # a level reading this good, of a mostly seen top, is not re-checked for tilt
+LEVEL_CONFIDENCE = 0.85    # a level reading this sure is not checked for a tilt
 MAX_TILT = math.radians(45.0)     # beyond this another face of the cube is nearer level
 LEVEL_TILT = math.radians(3.0)    # a face plane nearer level than this is level
 
@@ -149,13 +150,13 @@ def fit_cube(spec: ObjectSpec, seg: Segment, support_height: float | None) -> De
     if seg.pixel_count < MIN_TOP_PIXELS:
         return None
     level = _read(spec, seg, support_height, None)
-    if level is not None and level.top_seen >= MOSTLY_SEEN and level.score >= LEVEL_SCORE:
+    if level is not None and level.detection.confidence >= LEVEL_CONFIDENCE:
         return level.detection
     # A tilted cube is no longer along any direction than its 3-D diagonal.
     span = seg.points.max(axis=0) - seg.points.min(axis=0)
     if float(np.max(span[:2])) > math.sqrt(3.0) * spec.size[0] * 1.2:
         return level.detection if level is not None else None
-    frame = face_frame(seg.points, MAX_TILT, LEVEL_TILT)
+    frame = face_frame(seg.points, MAX_TILT, LEVEL_TILT, pixels=(seg.rows, seg.cols))
     tilted = None if np.array_equal(frame, np.eye(3)) else _read(spec, seg, support_height, frame)
     readings = [r for r in (level, tilted) if r is not None]
     return max(readings, key=lambda r: r.detection.confidence).detection if readings else None

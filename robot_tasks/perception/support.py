@@ -14,9 +14,11 @@ MIN_SHARE = 0.10          # the plane must hold at least this share of the valid
 
 
 def estimate_support_height(z: np.ndarray, stride: int = 3) -> float | None:
-    """Most common height of the points (world z, any shape), or None if none dominates.
+    """Most common height of the points (world z, any shape; NaN = no point), or None if
+    none dominates.
 
-    ``stride`` subsamples the points for speed; the answer is within a millimetre.
+    ``stride`` subsamples the points for speed (every stride-th, before the NaNs are
+    dropped); the answer is within a millimetre.
     """
     z = np.asarray(z).reshape(-1)[::stride].astype(np.float64)
     z = z[np.isfinite(z)]

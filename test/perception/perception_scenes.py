@@ -52,14 +52,17 @@ class TableScene:
         self.close()
 
     def add_box(self, name: str, color: str, half_extents, xy, yaw: float = 0.0,
-                z: float | None = None, roll: float = 0.0) -> int:
+                z: float | None = None, roll: float = 0.0, orientation=None) -> int:
+        """A box resting on the table (or at ``z``), turned by ``yaw`` and ``roll``, or by
+        the quaternion ``orientation`` (x, y, z, w) when given."""
         cid = self.client
         col = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(half_extents), physicsClientId=cid)
         vis = p.createVisualShape(p.GEOM_BOX, halfExtents=list(half_extents), rgbaColor=RGBA[color],
                                   physicsClientId=cid)
         z = TABLE_TOP + half_extents[2] if z is None else z
         body = p.createMultiBody(0.1, col, vis, [xy[0], xy[1], z],
-                                 p.getQuaternionFromEuler([roll, 0, yaw]), physicsClientId=cid)
+                                 p.getQuaternionFromEuler([roll, 0, yaw]) if orientation is None
+                                 else list(orientation), physicsClientId=cid)
         self.bodies[name] = body
         return body
 
