@@ -80,6 +80,7 @@ class NodeSpec:
     respawn_delay: float = 0.0   # s to wait before that restart (ros2 launch: respawn_delay)
     required: bool = False       # its exit stops every node (ros2 launch: on_exit="shutdown")
     driver: str = ""             # "" = runs with any driver; "sim" | "real": only with that one
+    parameters: tuple[tuple[str, str], ...] = ()   # (name, YAML value) given on its command line (-p)
 
     @property
     def module(self) -> str:
@@ -262,7 +263,21 @@ def node_argv(spec: NodeSpec, plan: BringupPlan, params_file: Path, python: str 
         argv += ["--params-file", str(plan.overlay)]
     for rule in spec.remappings:
         argv += ["-r", rule]
+    for name, value in spec.parameters:
+        argv += ["-p", f"{name}:={value}"]
     return argv
+
+
+PEER_WATCH = "peer_watch"
+
+
+def peer_watch_spec(plan: BringupPlan, peers: list[str], tag: str) -> NodeSpec:
+    """The node that reports `peers` (node names, relative ones in the file's namespace) as they
+    come and go in the ROS graph (robot_tasks/nodes/peer_watch). `tag` makes its name unique
+    among the bringups of one domain (each computer of a cell may run one)."""
+    namespace = f"/{plan.namespace}" if plan.namespace else ""
+    names = [peer if peer.startswith("/") else f"{namespace}/{peer}" for peer in peers]
+    return NodeSpec(f"{PEER_WATCH}_{tag}", PEER_WATCH, parameters=(("peers", "[" + ", ".join(names) + "]"),))
 
 
 # ---- running the processes ------------------------------------------------------------------

@@ -4,6 +4,7 @@
     robot-tasks bringup config/franka_stacking.yaml --set sim.seed=3 --set sim.real_time_factor=0
     robot-tasks bringup config/franka_stacking.yaml --dry-run     # print the commands only
     robot-tasks bringup config/franka_stacking.yaml --foxglove    # + the Foxglove bridge
+    robot-tasks bringup config/franka_stacking.yaml --skip sim    # the sim runs on another computer
 
 The same file drives `ros2 launch robot_tasks franka_stacking.launch.xml` on a ROS 2
 install. Every node gets loopback-only DDS (robot_tasks.ros.dds; a real deployment opts out
@@ -13,10 +14,16 @@ with ROBOT_TASKS_DDS=system) and the file as its
 `respawn: true` (+ `respawn_delay`) starts a node again when it exits; the exit of a
 `required: true` node stops the others and the exit code is 1; any other exit is
 reported and the rest go on.
+
+Peers: the nodes you `--skip` (and those named with `--peer`) are expected to run elsewhere,
+typically on another computer of the cell. A `peer_watch` node reports each as it appears in
+the ROS graph, leaves it ("peer /sim LOST": it ended, or its computer has not been heard for
+the DDS lease, 20 s with Fast DDS's defaults) and comes back (`--no-peer-watch`: none).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import tempfile
@@ -37,6 +44,11 @@ def register(subparsers) -> None:
                              "(no sim; the file's real_remappings and real_params)")
     parser.add_argument("--skip", action="append", default=[], metavar="NODE",
                         help="do not start this node (e.g. to run it yourself); repeatable")
+    parser.add_argument("--peer", action="append", default=[], metavar="NODE",
+                        help="a node expected on another computer (e.g. a real driver's "
+                             "/controller_manager): reported as it comes and goes; repeatable")
+    parser.add_argument("--no-peer-watch", action="store_true",
+                        help="do not report the skipped nodes and --peer nodes as they come and go")
     parser.add_argument("--foxglove", action="store_true",
                         help=f"also start the optional {FOXGLOVE_NODE} (ws://127.0.0.1:8765 by default)")
     parser.add_argument("--domain-id", type=int, default=None,
@@ -47,7 +59,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from robot_tasks.bringup import (BringupError, Supervisor, check_executables, child_environment, foxglove_url,
-                                     load_plan, node_argv, parse_set_option, with_overrides)
+                                     load_plan, node_argv, parse_set_option, peer_watch_spec, with_overrides)
     from robot_tasks.ros.dds import LoopbackConfigError, deployment_dds_settings
 
     try:
@@ -61,6 +73,9 @@ def run(args) -> int:
         plan.nodes = [s for s in plan.nodes if s.name not in args.skip]
         if not plan.nodes:
             raise BringupError("nothing to start: every node is skipped")
+        peers = list(dict.fromkeys(args.skip + args.peer))
+        if peers and not args.no_peer_watch:
+            plan.nodes.append(peer_watch_spec(plan, peers, tag=str(os.getpid())))
         check_executables(plan)
         overrides: dict = {}
         for text in args.set:

@@ -14,10 +14,12 @@ bench/faults.py and the tests of test/testing/test_link_faults.py.
 ``link_lost``      the cable is out for good: every client on the task host -- a tree run, a
                    MoveToJoints, a gripper and a detection goal -- ends with an error code
                    within its bound, and no process on either host dies, also after the DDS
-                   lease of the lost peers (Fast DDS's default, 20 s) has run out.
+                   lease of the lost peers (Fast DDS's default, 20 s) has run out; by then the
+                   task host's bringup has reported the sim lost (its peer_watch).
 ``robot_restart``  the robot's computer dies (SIGKILL to its whole bringup) and boots again:
-                   the task host, left running, finds the new sim by itself and the next
-                   MoveToJoints goal (a home pose: fine from a fresh scene) succeeds.
+                   the task host, left running, finds the new sim by itself (its bringup
+                   reports the sim back) and the next MoveToJoints goal (a home pose: fine
+                   from a fresh scene) succeeds.
 
 Every scenario also checks that no packet of its DDS domain reached this machine's own
 interfaces (robot_tasks.testing.isolation.TrafficWatch).
@@ -47,6 +49,8 @@ NOTICE_BOUND_S = 4.0     # cable out -> the tree's result: joint_state_timeout 1
 CLIENT_BOUND_S = 12.0    # a goal to a server: its startup_wait (5 s) for joint_states/clock/images
 TREE_BOUND_S = 16.0      # a tree run: the executor's wait for /clock (2 s) + the leaf's server's 5 s
 LEASE_S = 20.0           # Fast DDS's default lease: after it the lost peers leave the graph
+PEER_REPORT_SLACK_S = 5.0  # peer_watch's look at the graph (1 s) + the lease check's own period
+ROBOT_PEER = "/sim"      # the robot host's node the task host's bringup watches (it skips it)
 SWING = ("execute", "FaultArmSwing", "-p", "{cycles: 1}")
 MOVE_TO_JOINTS = ("/move_to_joints", "robot_tasks_interfaces/action/MoveToJoints", HOME_GOAL)
 GRIPPER = ("/gripper_command", "robot_tasks_interfaces/action/GripperCommand", "{mode: 0, width: 0.04}")
@@ -179,6 +183,7 @@ def _code_in(text: str) -> str:
 def link_lost(out: Path, seed: int = 0) -> FaultOutcome:
     def run(hosts: TwoHosts, cell: SplitCell) -> FaultOutcome:
         unplug(hosts)
+        unplugged = time.time()
         # the tree first, alone: its MoveToPose and a MoveToJoints would preempt each other
         # on the one arm; then one goal to each other server at once. Each time runs from the
         # command's start (process start-up included) to its result line.
@@ -197,13 +202,19 @@ def link_lost(out: Path, seed: int = 0) -> FaultOutcome:
                 said[name] = _code_in("\n".join(line for _, line in lines.lines))
                 codes[name] = lines.process.returncode
         lost_at = time.time()
-        time.sleep(LEASE_S + 5.0)                         # past the lost peers' lease: nothing dies
+        time.sleep(max(0.0, unplugged + LEASE_S + PEER_REPORT_SLACK_S - time.time()))  # past the lease
+        time.sleep(5.0)                                   # and a while more: nothing dies
         bounds = {name: TREE_BOUND_S if name == "tree run" else CLIENT_BOUND_S for name in took}
-        ok = all(took[n] < bounds[n] for n in took) and all(c == 1 for c in codes.values())
+        reported = cell.peer_lines("task", f"peer {ROBOT_PEER} LOST")
+        peer_lost_s = round(reported[0][0] - unplugged, 1) if reported else None
+        ok = (all(took[n] < bounds[n] for n in took) and all(c == 1 for c in codes.values())
+              and peer_lost_s is not None and peer_lost_s < LEASE_S + PEER_REPORT_SLACK_S)
         return FaultOutcome(ok, "cable out for good: " + ", ".join(
             f"{name} exit {codes[name]}, its result {took[name]} s after it started ({said[name]})" for name in took)
-            + f"; then {time.time() - lost_at:.0f} s more", {"took_s": took, "bounds_s": bounds, "said": said,
-                                                           "exit_codes": codes})
+            + f"; the task host's bringup reported {ROBOT_PEER} lost "
+            + (f"{peer_lost_s} s after the cut" if reported else "NEVER")
+            + f"; then {time.time() - lost_at:.0f} s more",
+            {"took_s": took, "bounds_s": bounds, "said": said, "exit_codes": codes, "peer_lost_s": peer_lost_s})
     return _scenario(run, out)
 
 
@@ -218,11 +229,15 @@ def robot_restart(out: Path, seed: int = 0) -> FaultOutcome:
         code, output, took = cell.cli("send-goal", *MOVE_TO_JOINTS, "--timeout", "60", "--server-timeout", "60",
                                       timeout=120)
         again_code, again_out, again_s = cell.cli(*SWING, "-q", "--timeout", "120", timeout=180)
-        ok = code == 0 and again_code == 0
+        # within the lease the new sim joins while the killed one is still listed: "started again"
+        back = cell.peer_lines("task", f"peer {ROBOT_PEER} is back") + cell.peer_lines(
+            "task", f"peer {ROBOT_PEER} started again")
+        ok = code == 0 and again_code == 0 and bool(back)
         return FaultOutcome(ok, (
             f"robot host killed and booted again ({booted_s:.1f} s to the sim's scene): MoveToJoints home "
             f"{'SUCCEEDED' if code == 0 else 'exit ' + str(code) + ' ' + output.strip()[-200:]} {took:.1f} s after; "
-            f"then a tree run {'SUCCESS' if again_code == 0 else again_out.strip()[-200:]} in {again_s:.1f} s"),
+            f"then a tree run {'SUCCESS' if again_code == 0 else again_out.strip()[-200:]} in {again_s:.1f} s; "
+            f"the task host's bringup {'reported the sim back' if back else 'NEVER reported the sim back'}"),
             {"boot_s": round(booted_s, 1), "home_goal_s": round(took, 2), "home_code": code,
              "tree_s": round(again_s, 1), "tree_code": again_code})
     return _scenario(run, out)

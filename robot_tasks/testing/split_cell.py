@@ -20,6 +20,7 @@ swings the arm between two poses at 20 % speed, goal after goal).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -31,6 +32,7 @@ from robot_tasks.testing.two_host_dds import REPO_ROOT, two_host_environment
 
 FAULT_TREES = REPO_ROOT / "test" / "support" / "trees"
 EXITED = "bringup: exited with code"
+STAMPED = re.compile(r"\] \[(?:INFO|WARN)\] \[(\d+\.\d+)\]")   # an rclpy log line's wall-clock stamp
 # The Panda's usual ready pose: a MoveToJoints goal that succeeds from any fresh scene.
 HOME_GOAL = ("{joint_names: [panda_joint1, panda_joint2, panda_joint3, panda_joint4, panda_joint5, panda_joint6, "
              "panda_joint7], positions: [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]}")
@@ -105,6 +107,16 @@ class SplitCell:
     def exits(self, host: str) -> list[str]:
         """Lines of `host`'s bringup log that report a node's exit ([] while all live)."""
         return [line for line in self.logs[host].read_text(errors="replace").splitlines() if EXITED in line]
+
+    def peer_lines(self, host: str, what: str) -> list[tuple[float, str]]:
+        """(wall time, line) of each report of `host`'s peer_watch containing `what` (e.g.
+        "peer /sim LOST"); the time is the line's own rclpy stamp."""
+        found = []
+        for line in self.logs[host].read_text(errors="replace").splitlines():
+            stamp = STAMPED.search(line)        # "[peer_watch_N] [WARN] [1796450259.78] [peer_watch_N]: ..."
+            if line.startswith("[peer_watch_") and what in line and stamp:
+                found.append((float(stamp.group(1)), line))
+        return found
 
     def alive(self, host: str) -> bool:
         return host in self.bringups and self.bringups[host].poll() is None

@@ -30,7 +30,7 @@ pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 CONFIG = REPO / "config" / "franka_stacking.yaml"
 RVIZ = REPO / "config" / "franka_stacking.rviz"
 ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perception_server",
-            "--skip", "tree_executor", "--skip", "state_publisher"]
+            "--skip", "tree_executor", "--skip", "state_publisher", "--no-peer-watch"]
 WHAT_VIEWERS_NEED = ["--skip", "arm_server", "--skip", "gripper_server"]
 FOXGLOVE_LAYOUT = REPO / "config" / "franka_stacking.foxglove.json"
 
@@ -207,7 +207,7 @@ def test_a_node_that_dies_stops_the_others_and_bringup_exits_1(ros_env, launcher
 def test_a_respawning_node_comes_back_after_it_exits(ros_env, launcher):
     """perception_server has `respawn: true, respawn_delay: 2.0` in the file (launch: respawn=...)."""
     only_perception = [a for name in ("sim", "state_publisher", "arm_server", "gripper_server", "tree_executor")
-                       for a in ("--skip", name)]
+                       for a in ("--skip", name)] + ["--no-peer-watch"]
     proc = launcher.start(bringup_argv(*only_perception), name="bringup_respawn")
     wait_until(lambda: len(children_of(proc.pid)) == 1 and "perception_server" in proc.log_path.read_text(),
                "perception_server to start", 60.0)
@@ -224,3 +224,30 @@ def test_a_respawning_node_comes_back_after_it_exits(ros_env, launcher):
     assert proc.is_running(), "a respawning node's exit does not stop bringup"
     assert proc.stop() == "SIGINT rc=0"
     assert not any(Path(f"/proc/{k}").exists() for k in second), "the respawned node outlived bringup"
+
+
+def test_bringup_reports_its_peers_as_they_come_and_go(ros_env, launcher):
+    """The nodes a bringup skips (and --peer ones) run elsewhere: peer_watch says when each
+    appears in the ROS graph, leaves it and comes back (here a node that exits cleanly, which
+    leaves the graph at once; a lost computer leaves it after the DDS lease)."""
+    from conftest import JOINT_MOVE_SERVER
+
+    skips = [a for name in ("arm_server", "gripper_server", "perception_server", "tree_executor",
+                            "state_publisher") for a in ("--skip", name)]
+    proc = launcher.start(bringup_argv(*skips, "--peer", "/peer_target", "--set", "sim.camera_rate=2.0"),
+                          name="bringup_peers")
+    log = lambda: proc.log_path.read_text()  # noqa: E731
+    wait_until(lambda: "watching for peers" in log(), "peer_watch to start", 60.0)
+    assert "/arm_server, /gripper_server" in log() and "/peer_target" in log(), log()[-2000:]
+    target = launcher.start_script(JOINT_MOVE_SERVER, name="peer_target")
+    wait_until(lambda: "peer /peer_target is in the ROS graph" in log(), "the peer to be seen", 30.0)
+    assert target.stop() == "SIGINT rc=0"
+    gone = time.monotonic()
+    wait_until(lambda: "peer /peer_target LOST" in log(), "the peer to be reported lost", 15.0)
+    print(f"lost reported {time.monotonic() - gone:.1f} s after the peer stopped")
+    launcher.start_script(JOINT_MOVE_SERVER, name="peer_target")
+    wait_until(lambda: "peer /peer_target is back in the ROS graph" in log(), "the peer's return", 30.0)
+    wait_until(lambda: "peer /arm_server not in the ROS graph 10 s after the start" in log(),
+               "the never-seen peers to be reported", 30.0)
+    assert proc.stop() == "SIGINT rc=0"
+    assert "bringup: stopped (sim=0, peer_watch_" in log(), log()[-2000:]

@@ -163,8 +163,22 @@ def test_cli_dry_run_prints_one_command_per_node(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert [line.split()[2] for line in lines] == [
         "robot_tasks.nodes.sim", "robot_tasks.nodes.state_publisher", "robot_tasks.nodes.arm_server",
-        "robot_tasks.nodes.gripper_server", "robot_tasks.nodes.tree_executor"]
+        "robot_tasks.nodes.gripper_server", "robot_tasks.nodes.tree_executor",
+        "robot_tasks.nodes.peer_watch"]     # the skipped node runs elsewhere: watched as a peer
     assert all("--params-file" in line and str(CONFIG) not in line for line in lines)  # the overridden copy
+    assert lines[-1].endswith("-p peers:=[/perception_server]")
+
+
+def test_skipped_and_named_peers_are_watched_unless_asked_not_to(capsys):
+    from robot_tasks.cli import main
+
+    assert main(["bringup", str(CONFIG), "--dry-run", "--skip", "sim", "--peer", "/panda/controller_manager",
+                 "--peer", "camera_driver"]) == 0
+    watch = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "robot_tasks.nodes.peer_watch" in watch and "__node:=peer_watch_" in watch
+    assert watch.endswith("-p peers:=[/sim, /panda/controller_manager, /camera_driver]")
+    assert main(["bringup", str(CONFIG), "--dry-run", "--skip", "sim", "--no-peer-watch"]) == 0
+    assert "peer_watch" not in capsys.readouterr().out
 
 
 def test_optional_nodes_start_only_when_asked(capsys):
