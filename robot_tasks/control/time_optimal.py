@@ -30,15 +30,24 @@ leave TOPP-RA's acceleration jumps in the middle. Measured with bench/trajectori
 
 The result is sampled every `sample_period` with positions, velocities and accelerations,
 so the controller interpolates each interval with a quintic (ros2_control's JTC, the sim).
+Sample times are whole nanoseconds, the resolution of a JointTrajectory's time_from_start,
+and each point is the motion's exact state at its time: a quintic's jerk divides by the
+interval's length cubed, so point data computed for a time the message then rounds by
+half a nanosecond read, over a 19 µs interval between two of Ruckig's phase switches, as
+62 times the UR10's jerk limit (found by checking every trajectory of a palletizing
+episode, robot_tasks/demo/sent_trajectories.py); for the same reason no two points are
+closer than a fifth of the sample period.
 The sampled quintic is what the robot runs, so it is checked (trajectory_check): if it
 exceeds a limit anywhere (the filter's averaging at a sharp corner of a planned path, the
-spline's curvature between TOPP-RA's grid points), the whole trajectory is slowed by the
-one time factor that brings the worst ratio to 1 -- stretching time by k divides
-velocities by k, accelerations by k², jerks by k³.
+spline's curvature between TOPP-RA's grid points, a phase switch between two points), the
+motion is slowed by the one time factor that brings the worst ratio to 1 -- stretching
+time by k divides velocities by k, accelerations by k², jerks by k³ -- and sampled again.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -50,6 +59,17 @@ from .trajectory_types import TimedTrajectory
 DEFAULT_SAMPLE_PERIOD = 0.01   # s between the points sent to the controller
 MAX_GRIDPOINTS = 2000          # TOPP-RA's grid: every path point, bounded compute
 LINE_TOLERANCE = 1e-9          # rad: a path within this of its chord is a straight line
+NANOSECOND = 1e-9              # s: the resolution of a JointTrajectory's time_from_start
+SLOW_DOWN_ROUNDS = 3           # re-samplings of a stretched motion (each one is checked)
+
+
+@dataclass(frozen=True)
+class _Motion:
+    """A timed motion before sampling: its state at any time, rest after `duration`."""
+
+    duration: float
+    state: Callable          # times (n,) -> q, qd, qdd, each (n, dof)
+    knots: tuple = ()        # times that should be points (Ruckig's phase switches)
 
 
 def time_optimal_trajectory(path, limits: JointLimits, joint_names=None,
@@ -72,11 +92,11 @@ def time_optimal_trajectory(path, limits: JointLimits, joint_names=None,
         return TimedTrajectory(names, [pts[0].tolist()] * 2, [zero, zero],
                                [0.0, sample_period], [zero, zero])
     if _is_line(pts):
-        times, q, qd, qdd = _ruckig_line(pts[0], pts[-1], limits, sample_period)
-        traj = TimedTrajectory(names, q.tolist(), qd.tolist(), times.tolist(), qdd.tolist())
+        motion = _ruckig_line(pts[0], pts[-1], limits)
+        traj = _sampled(motion, names, sample_period)
     else:
-        traj = _toppra_trajectory(pts, limits, names, sample_period, control_period)
-    return _slow_down_to_limits(traj, limits, control_period)
+        motion, traj = _toppra_trajectory(pts, limits, names, sample_period, control_period)
+    return _slow_down_to_limits(motion, traj, limits, names, sample_period, control_period)
 
 
 def _toppra_trajectory(pts, limits: JointLimits, names, period: float, control_period: float):
@@ -85,15 +105,27 @@ def _toppra_trajectory(pts, limits: JointLimits, names, period: float, control_p
     overshoot -- which slows only the parts TOPP-RA finds limited by them."""
     target = limits
     for _ in range(2):
-        times, q, qd, qdd = _toppra_filtered(pts, target, period)
-        traj = TimedTrajectory(names, q.tolist(), qd.tolist(), times.tolist(), qdd.tolist())
+        motion = _toppra_filtered(pts, target, period)
+        traj = _sampled(motion, names, period)
         report = check_trajectory(traj, limits, control_period)
         over_v, over_a = report.worst_of("velocity"), report.worst_of("acceleration")
         if max(over_v, over_a) <= 1.0 + 1e-6:
             break
         target = JointLimits(limits.joint_names, target.velocity / max(over_v, 1.0),
                              target.acceleration / max(over_a, 1.0), limits.jerk, limits.source)
-    return traj
+    return motion, traj
+
+
+def _sampled(motion: _Motion, names, period: float, stretch: float = 1.0) -> TimedTrajectory:
+    """The motion slowed by `stretch` (>= 1), sampled at the same places of the motion
+    whatever the stretch (so its ratios to the limits scale as 1/k, 1/k², 1/k³), each
+    point the exact state at the whole-nanosecond time its message will carry."""
+    times = _sample_times(motion.duration, period, motion.knots)
+    if stretch != 1.0:
+        times = _on_nanoseconds(times * stretch)
+    q, qd, qdd = motion.state(times / stretch)
+    return TimedTrajectory(names, q.tolist(), (qd / stretch).tolist(), times.tolist(),
+                           (qdd / stretch ** 2).tolist())
 
 
 def warm_up() -> None:
@@ -115,22 +147,34 @@ def _is_line(pts: np.ndarray) -> bool:
 
 
 def _sample_times(duration: float, period: float, extra=()) -> np.ndarray:
-    """Every `period` from 0 to duration, plus the `extra` times; a grid time closer than
-    period/5 to an extra one gives way to it (a very short interval makes the quintic's
+    """Every `period` from 0 to duration, plus the `extra` times, on whole nanoseconds; a
+    grid time closer than period/5 to an extra one gives way to it, and an extra time that
+    close to the previous kept one is dropped (a very short interval makes the quintic's
     coefficients, divided by its length cubed, lose precision)."""
     n = max(1, math.ceil(duration / period - 1e-9))
     grid = np.linspace(0.0, duration, n + 1)
-    extra = np.asarray([t for t in extra if 0.0 < t < duration], dtype=float)
+    kept = []
+    for t in sorted(extra):
+        if 0.0 < t < duration and (not kept or t - kept[-1] >= period / 5):
+            kept.append(t)
+    extra = np.asarray(kept, dtype=float)
     if extra.size:
         near = np.min(np.abs(grid[:, None] - extra[None, :]), axis=1) < period / 5
         near[0] = near[-1] = False
         grid = grid[~near]
         extra = extra[np.min(np.abs(extra[:, None] - grid[None, :]), axis=1) >= period / 5]
-    times = np.unique(np.concatenate([grid, extra]))
-    return times
+    return _on_nanoseconds(np.unique(np.concatenate([grid, extra])))
 
 
-def _ruckig_line(q0: np.ndarray, q1: np.ndarray, limits: JointLimits, period: float):
+def _on_nanoseconds(times: np.ndarray) -> np.ndarray:
+    """Increasing times rounded to whole nanoseconds, the last one up (the motion is at
+    rest from its end on, so a point after the end is still exact)."""
+    ticks = np.round(times / NANOSECOND)
+    ticks[-1] = math.ceil(times[-1] / NANOSECOND - 1e-6)
+    return ticks * NANOSECOND
+
+
+def _ruckig_line(q0: np.ndarray, q1: np.ndarray, limits: JointLimits) -> _Motion:
     """Rest-to-rest along the line q0 -> q1, s in [0, 1], by Ruckig (one DoF)."""
     from ruckig import InputParameter, Result, Ruckig, Trajectory
 
@@ -148,14 +192,17 @@ def _ruckig_line(q0: np.ndarray, q1: np.ndarray, limits: JointLimits, period: fl
         raise InputError(f"Ruckig could not time the line: {result}")
     # Sample at every phase switch too: between switches s(t) is one cubic, which the
     # controller's quintic through (p, v, a) reproduces exactly.
-    switches = np.cumsum(profile.profiles[0][0].t)
-    times = _sample_times(profile.duration, period, switches)
-    s = np.array([profile.at_time(float(t)) for t in times])   # (n, 3, 1): p, v, a
-    s, sd, sdd = s[:, 0, 0], s[:, 1, 0], s[:, 2, 0]
-    return times, q0 + np.outer(s, d), np.outer(sd, d), np.outer(sdd, d)
+    switches = tuple(float(t) for t in np.cumsum(profile.profiles[0][0].t))
+
+    def state(times):
+        s = np.array([profile.at_time(float(min(t, profile.duration))) for t in times])  # (n, 3, 1)
+        s, sd, sdd = s[:, 0, 0], s[:, 1, 0], s[:, 2, 0]
+        return q0 + np.outer(s, d), np.outer(sd, d), np.outer(sdd, d)
+
+    return _Motion(profile.duration, state, switches)
 
 
-def _toppra_filtered(pts: np.ndarray, limits: JointLimits, period: float):
+def _toppra_filtered(pts: np.ndarray, limits: JointLimits, period: float) -> _Motion:
     """TOPP-RA on a spline through pts, then the moving-average jerk filter."""
     import toppra
     import toppra.algorithm
@@ -175,12 +222,17 @@ def _toppra_filtered(pts: np.ndarray, limits: JointLimits, period: float):
         raise InputError("TOPP-RA found no feasible path speed (path not controllable)")
     law = _TimeLaw(grid, np.maximum(sd, 0.0))
     tau = max(float(np.max(2.0 * limits.acceleration / limits.jerk)), 2.0 * period)
-    times = _sample_times(law.duration + tau, period)
-    s, sd_f, sdd_f = law.filtered(times, tau)
-    s = np.clip(s, 0.0, ss[-1])
-    q, dq, ddq = spline(s), spline(s, 1), spline(s, 2)
-    q[0], q[-1] = pts[0], pts[-1]   # exact ends (the arm is there / the goal)
-    return times, q, dq * sd_f[:, None], dq * sdd_f[:, None] + ddq * (sd_f ** 2)[:, None]
+    duration = law.duration + tau
+
+    def state(times):
+        s, sd_f, sdd_f = law.filtered(times, tau)
+        s = np.clip(s, 0.0, ss[-1])
+        q, dq, ddq = spline(s), spline(s, 1), spline(s, 2)
+        # exact ends (the arm is there / the goal)
+        q = np.where((times <= 0.0)[:, None], pts[0], np.where((times >= duration)[:, None], pts[-1], q))
+        return q, dq * sd_f[:, None], dq * sdd_f[:, None] + ddq * (sd_f ** 2)[:, None]
+
+    return _Motion(duration, state)
 
 
 def _gridpoints(ss: np.ndarray) -> np.ndarray:
@@ -232,16 +284,18 @@ class _TimeLaw:
         return (S1 - S0) / tau, (s1 - s0) / tau, (sd1 - sd0) / tau
 
 
-def _slow_down_to_limits(traj: TimedTrajectory, limits: JointLimits,
-                         control_period: float) -> TimedTrajectory:
-    """Stretch time uniformly if the sampled trajectory exceeds a limit anywhere."""
-    report = check_trajectory(traj, limits, control_period)
-    k = max(1.0, float(np.max(report.velocity)), math.sqrt(float(np.max(report.acceleration))),
-            float(np.max(report.jerk)) ** (1.0 / 3.0))
-    if k <= 1.0:
-        return traj
-    k *= 1.0 + 1e-9
-    return TimedTrajectory(traj.joint_names, traj.positions,
-                           (np.asarray(traj.velocities) / k).tolist(),
-                           (np.asarray(traj.time_from_start) * k).tolist(),
-                           (np.asarray(traj.accelerations) / k ** 2).tolist())
+def _slow_down_to_limits(motion: _Motion, traj: TimedTrajectory, limits: JointLimits, names,
+                         period: float, control_period: float) -> TimedTrajectory:
+    """Stretch time uniformly while the sampled trajectory exceeds a limit anywhere; each
+    stretched motion is sampled afresh, on the same whole-nanosecond grid rule, and
+    checked again (new sample times see the motion in new places)."""
+    stretch = 1.0
+    for _ in range(SLOW_DOWN_ROUNDS):
+        report = check_trajectory(traj, limits, control_period)
+        k = max(1.0, float(np.max(report.velocity)), math.sqrt(float(np.max(report.acceleration))),
+                float(np.max(report.jerk)) ** (1.0 / 3.0))
+        if k <= 1.0:
+            break
+        stretch *= k * (1.0 + 1e-6)
+        traj = _sampled(motion, names, period, stretch)
+    return traj

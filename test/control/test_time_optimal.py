@@ -139,3 +139,24 @@ def test_limits_files_and_merging(panda, ur10):
         JointLimits.combine(["x"], [1.0], file_limits)
     with pytest.raises(InputError):
         file_limits.scaled(0.0, 1.0)
+
+
+def test_a_trajectory_survives_its_message_s_nanosecond_times(ur10):
+    """time_from_start goes out in whole nanoseconds. A tiny correction move (0.1 mrad, from
+    a palletizing episode) has two of Ruckig's phase switches 19 µs apart; sampled at both
+    and then rounded by the message, that interval's quintic read as 62 times the jerk
+    limit. Now the points sit on whole nanoseconds, none closer than a fifth of the sample
+    period, and the trajectory the controller gets is the one that was checked."""
+    spec, kin = ur10
+    limits = _limits(spec, kin)
+    q0 = np.array([0.0001, -1.9001, 1.9, -1.5709, -1.571, -0.0001])
+    q1 = q0 + np.array([-0.000126, 5.1e-05, 1.6e-05, -9e-05, 4e-06, 0.000124])
+    traj = make_trajectory([q0, q1], kin.joint_names, kin.velocity_limits, 0.5, limits=limits,
+                           acceleration_scaling=0.5)
+    ticks = np.asarray(traj.time_from_start) * 1e9
+    assert np.allclose(ticks, np.round(ticks), rtol=0, atol=1e-6)
+    assert np.min(np.diff(traj.time_from_start)) >= 0.01 / 5 - 1e-9
+    as_sent = TimedTrajectory(traj.joint_names, traj.positions, traj.velocities,
+                              [int(n) // 10**9 + (int(n) % 10**9) * 1e-9 for n in np.round(ticks)],
+                              traj.accelerations)
+    assert check_trajectory(as_sent, limits.scaled(0.5, 0.5)).within(TOL)
