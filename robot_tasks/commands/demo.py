@@ -17,7 +17,8 @@ Exit code 0 when the result is correct (graded on the sim's ground truth: all fo
 stacked in order; nine bins upright, one per slot; 10 N held on the wall; the object in
 the bowl; three cubes on each Panda's stack), 1 otherwise, 2 on bad arguments. banana_bowl
 also writes images/ (eight phases), trace.npz (state/action per control step) and bag/
-(rosbag2, MCAP storage).
+(rosbag2, MCAP storage); franka_stacking and ur10_palletizing write bag/ with every
+trajectory the arm server sent (arm_server/sent_trajectory).
 """
 from __future__ import annotations
 

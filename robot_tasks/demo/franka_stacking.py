@@ -11,6 +11,7 @@ from __future__ import annotations
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.report import judge_stack, positions_of
 from robot_tasks.demo.runner import DemoTask
+from robot_tasks.demo.sent_trajectories import SENT_TRAJECTORY_TOPIC
 
 TREE_ID = "FrankaStacking"
 PHASES = ("pre_grasp", "approach", "grasp", "lift", "transport", "lower", "release", "retract")
@@ -26,4 +27,5 @@ def grade(poses: dict, _first_poses: dict, _counted: list):
 
 
 STACKING = DemoTask(name="franka_stacking", tree_id=TREE_ID, phases=PHASES, counted="release",
-                    counted_as="stacked", recoveries=RECOVERIES, make_rule=DisturbanceRule, grade=grade)
+                    counted_as="stacked", recoveries=RECOVERIES, make_rule=DisturbanceRule, grade=grade,
+                    bag_topics=(SENT_TRAJECTORY_TOPIC,))

@@ -24,7 +24,9 @@ the sim's ground truth grades the result. The run folder holds:
     nodes.log         the nodes' output, prefixed with their names
 and, for a task that names them (banana_bowl): images/<NN_name>.png (one per named phase,
 plus the start and the end), trace.npz (the demonstration's (T, 9) state/action arrays,
-robot_tasks/demo/trace.py) and bag/ (a rosbag2 MCAP bag of the task's topics).
+robot_tasks/demo/trace.py) and bag/ (a rosbag2 MCAP bag of the task's topics;
+franka_stacking and ur10_palletizing record the arm server's sent trajectories there,
+checked by robot_tasks/demo/sent_trajectories.py).
 """
 from __future__ import annotations
 

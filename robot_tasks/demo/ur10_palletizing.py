@@ -13,6 +13,7 @@ from __future__ import annotations
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
 from robot_tasks.demo.runner import DemoTask
+from robot_tasks.demo.sent_trajectories import SENT_TRAJECTORY_TOPIC
 
 PHASES = ("reach_to_pick", "suction_on", "lift", "to_flip_station", "lay_on_side", "release_on_jig",
           "into_bin", "regrip", "turn_upright", "above_slot", "reach_to_place", "release_on_pallet")
@@ -31,4 +32,5 @@ def grade(poses: dict, first_poses: dict, releases: list):
 
 PALLETIZING = DemoTask(name="ur10_palletizing", tree_id="Ur10Palletizing", phases=PHASES,
                        counted="release_on_pallet", counted_as="placed", recoveries=RECOVERIES,
-                       make_rule=PalletDisturbanceRule, grade=grade)
+                       make_rule=PalletDisturbanceRule, grade=grade,
+                       bag_topics=(SENT_TRAJECTORY_TOPIC,))

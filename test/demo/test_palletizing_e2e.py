@@ -5,7 +5,9 @@ Seed 0 delivers four of its nine bins upside down (the scene's seeded sequence),
 episode takes each through the flip station. Graded on the sim's ground truth by the
 demo itself; here we check its verdict per bin and that the task log (the tree's own
 decisions, from perception) sent each upside-down bin through the flip station before
-it was placed. One episode is ~5-8 min wall on 2 loaded cores.
+it was placed, and that every trajectory the arm server sent (recorded in the run's bag)
+stays within the UR10's velocity, acceleration and jerk limits (issue 35). One episode is
+~5-8 min wall on 2 loaded cores.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import re
 
 import pytest
 from demo_cli import run_demo_cli
+from sent_trajectory_check import check_sent_trajectories
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -64,6 +67,8 @@ def test_every_bin_ends_upright_in_its_own_slot_and_the_upside_down_ones_were_fl
     assert (runs[0] / "montage.png").stat().st_size > 10_000
     assert "release_on_jig IDLE -> RUNNING" in (runs[0] / "tree_status.log").read_text()
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
+    # every trajectory the arm server sent, from the run's bag: within the UR10's limits
+    check_sent_trajectories(runs[0])
 
 
 # what each disturbance must make the tree do, as the demo's recovery list words it (drop,
@@ -102,3 +107,4 @@ def test_a_disturbed_episode_recovers_and_still_fills_the_pallet(disturb, tmp_pa
         dragged = report["disturbance"]["request"]["object_name"]
         assert next(b for b in bins if b["bin"] == dragged)["slot"] == 2, why
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
+    check_sent_trajectories(runs[0])

@@ -3,7 +3,8 @@ tree executor over loopback DDS, undisturbed and with each disturbance.
 
 Each case is a full episode (~35-60 s wall on 2 cores). Graded on the sim's ground truth
 by the demo itself; here we check its verdict, the recovery the disturbance must
-trigger, and the run folder.
+trigger, and the run folder, including every trajectory the arm server sent (recorded in
+its bag): none exceeds a joint's velocity, acceleration or jerk limit (issue 35).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from demo_cli import run_demo_cli
+from sent_trajectory_check import check_sent_trajectories
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -53,6 +55,8 @@ def test_demo_stacks_all_four_cubes(disturb, tmp_path):
     tree_xml, _, transitions = read_btlog(runs[0] / report["btlog"])
     assert 'ID="FrankaStacking"' in tree_xml and len(transitions) > 100
     assert "release IDLE -> RUNNING" in (runs[0] / "tree_status.log").read_text()
+    # every trajectory the arm server sent, from the run's bag: within the Panda's limits
+    check_sent_trajectories(runs[0])
     # the task's decisions (Python logging in the leaves) reach the node's log and /rosout
     assert any(line.endswith("INFO decide: red_cube -> level 0") for line in task_log), why
     assert any("decide: red_cube -> level 0" in line for line in (runs[0] / "nodes.log").read_text().splitlines())

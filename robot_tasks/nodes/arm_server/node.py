@@ -13,6 +13,9 @@ relative to the node's namespace:
     out: <controller_action> (control_msgs/FollowJointTrajectory, one whole trajectory per
          goal; default joint_trajectory_controller/follow_joint_trajectory, the action of
          ros2_control's joint_trajectory_controller; see controller_client.py)
+         ~/sent_trajectory (trajectory_msgs/JointTrajectory, reliable, volatile): a copy of
+         each trajectory as it goes to the controller, for recording and checking it
+         afterwards (the way MoveIt publishes its planned paths); the demos bag it
     actions: move_to_pose (MoveToPose), move_to_joints (MoveToJoints)
 
 One goal owns the arm at a time: a new goal (of either action) preempts the running one,
@@ -31,6 +34,7 @@ from rclpy.node import Node
 from rclpy.qos import (qos_profile_sensor_data)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, String
+from trajectory_msgs.msg import JointTrajectory
 
 from robot_tasks.control import ArmKinematics, CollisionChecker
 from robot_tasks.control.errors import ControlError
@@ -117,6 +121,8 @@ class ArmServer(Node):
         self.create_subscription(ObjectStateArray, self.obstacles_topic,
                                  self._on_planning_obstacles, LATCHED)
         self.controller = TrajectoryControllerClient(self, self.cfg.controller_action)
+        # depth: a recorder that falls behind should still get every trajectory of a short burst
+        self.sent_trajectories = self.create_publisher(JointTrajectory, "~/sent_trajectory", 20)
         for name, action in (("move_to_pose", MoveToPose), ("move_to_joints", MoveToJoints)):
             ActionServer(self, action, name,
                          execute_callback=self._make_execute(name),
@@ -176,8 +182,10 @@ class ArmServer(Node):
         """Send the goal's trajectory to the controller; None if a newer goal owns the arm."""
         if slot is not self._active:
             return None
-        motion = self.controller.send(trajectory_msg(trajectory))
+        msg = trajectory_msg(trajectory)
+        motion = self.controller.send(msg)
         slot.trajectory_sent = True
+        self.sent_trajectories.publish(msg)
         return motion
 
     def stop_motion(self) -> None:
