@@ -46,3 +46,17 @@ def test_two_bins_first_upside_down_then_upright():
     assert run.statuses("needs_flip") == [S, F]
     assert run.count("flipping", S) == 1 and run.count("placing", S) == 2
     assert run.blackboard.get("slot_index") == 2
+
+
+def test_a_bin_that_moved_before_the_reach_is_located_again():
+    """Pickup resync: BinStillAtPickup fails on the way above the bin (it moved or tipped);
+    the bin is located again and the reach goes to the new grip, once. (The first locate is
+    bin_arrived, the belt still running.)"""
+    run = run_tree(TREE, [MOCKS, {"LocateBinAtPickup": {"return_status": "SUCCESS",
+                                                        "post_script": "needs_flip := false; locates += 1"},
+                                  "pick_resync": {"return_status_script": "locates < 3 ? FAILURE : SUCCESS"}}],
+                   blackboard={"upside_down": False, "locates": 0}, tick_period_s=1.0)
+    assert run.status is S
+    assert run.count("pick_resync", F) == 1 and run.count("locate_bin", S) == 2
+    assert run.count("above_bin", S) == 1 and run.count("reach_to_pick", S) == 1
+    assert run.blackboard.get("slot_index") == 1

@@ -8,6 +8,8 @@ is perception's `orientation_class`. The leaves never read the simulator.
 |-------------------------|-----------|------------------------------------------------------------|
 | LocateBinAtPickup       | action    | a bin waits at the belt's end: its pick poses and          |
 |                         |           | `needs_flip` (the decision the tree branches on)           |
+| BinStillAtPickup        | condition | the bin at the belt's end still lies where its grip pose   |
+|                         |           | was computed (the pickup resync guard)                     |
 | FlipStationTargets      | action    | poses of the two quarter turns at the jig                  |
 | SlotFree                | condition | no bin seen in pallet slot `slot_index`                    |
 | SlotTargets             | action    | corridor poses into slot `slot_index`                      |
@@ -27,6 +29,7 @@ from robot_tasks.bt.errors import BehaviorTreeError
 from . import targets as tg
 from .bins import bin_at_pickup, seen_bins, slot_taken
 from .cell import DEFAULT_CELL
+from .tool import cup_direction
 from robot_tasks.tasks.world_view import WorldViewError
 
 LOG = logging.getLogger("robot_tasks.tasks.palletizing")
@@ -92,6 +95,46 @@ class LocateBinAtPickup(_BinLeaf, SyncActionNode):
             if found.tilt > TILTED else ""
         LOG.info("pickup: bin at (%.3f, %.3f, %.3f) %s%s", x, y, z,
                  "upside down -> flip station" if flip else "upright -> pallet", tilted)
+        return SUCCESS
+
+
+class BinStillAtPickup(_BinLeaf, ConditionNode):
+    """Pickup resync guard: FAILURE when the bin at the belt's end now asks for another grip
+    than `grip_pose` -- the cup's point more than `threshold` away, or its approach turned by
+    more than `max_turn` -- because the bin moved or tipped after it was located. No bin seen
+    (the arm hides it) is no evidence: SUCCESS. Only reads.
+
+    Between locating a bin and touching it the tree moves the arm above it, which takes
+    seconds; a bin knocked or tipped meanwhile must be located again, not reached where it was
+    (a reach against a tilted bin ends off target and the cup pushes the bin off the belt)."""
+
+    @staticmethod
+    def provided_ports():
+        return [_detections_port(),
+                InputPort("grip_pose", description="the grip pose computed when the bin was located"),
+                InputPort("threshold", float, default=0.02, description="m the grip point may move"),
+                InputPort("max_turn", float, default=math.radians(5.0),
+                          description="rad the approach direction may turn")]
+
+    def tick(self):
+        found = bin_at_pickup(self.bins(), CELL)
+        if found is None:
+            return SUCCESS
+        planned = self.get_input("grip_pose")
+        try:
+            planned_xyz = (planned["x"], planned["y"], planned["z"])
+            planned_q = (planned["qx"], planned["qy"], planned["qz"], planned["qw"])
+        except (TypeError, KeyError):
+            raise BehaviorTreeError(f"node '{self.full_path}': port [grip_pose] is {planned!r}, "
+                                    f"not a pose from LocateBinAtPickup") from None
+        now = tg.pick_targets(found.position, found.yaw, found.upside_down, CELL, 0.0, up=found.up).grip
+        moved = math.dist(planned_xyz, (now["x"], now["y"], now["z"]))
+        a, b = cup_direction(planned_q), cup_direction((now["qx"], now["qy"], now["qz"], now["qw"]))
+        turned = math.acos(max(-1.0, min(1.0, sum(u * v for u, v in zip(a, b)))))
+        if moved > self.get_input("threshold") or turned > self.get_input("max_turn"):
+            LOG.info("pickup resync: the bin's grip moved %.3f m and turned %.0f deg since it was located: "
+                     "locating it again", moved, math.degrees(turned))
+            return FAILURE
         return SUCCESS
 
 
@@ -161,7 +204,7 @@ class PlacementCompletesStack(ConditionNode):
         return SUCCESS if self.get_input("slot_index") >= self.get_input("slot_count") else FAILURE
 
 
-PALLETIZING_LEAVES = (LocateBinAtPickup, FlipStationTargets, SlotFree, SlotTargets, PlacementCompletesStack)
+PALLETIZING_LEAVES = (LocateBinAtPickup, BinStillAtPickup, FlipStationTargets, SlotFree, SlotTargets, PlacementCompletesStack)
 
 
 def register_palletizing_nodes(factory) -> None:

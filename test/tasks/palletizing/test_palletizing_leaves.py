@@ -136,3 +136,31 @@ def test_a_bin_lying_across_a_slot_takes_it_and_a_neighbour_slightly_off_does_no
     # the seen footprint counts: a long thing reaches further
     long_one = SeenBin((nx + 0.04, ny, 0.2), 0.0, False, footprint=(0.40, 0.2))
     assert slot_taken([long_one], CELL, 2) and not slot_taken([SeenBin((nx + 0.04, ny, 0.2), 0.0, False)], CELL, 2)
+
+
+STILL = '<BinStillAtPickup detections="{detections}" grip_pose="{grip}"/>'
+
+
+def located_grip(dets):
+    t = tree(LOCATE, detections=dets)
+    assert t.tick_once() == NodeStatus.SUCCESS
+    return t.root_blackboard.get("grip")
+
+
+def test_bin_still_at_pickup_passes_while_the_bin_lies_where_it_was_located():
+    dets = [detection(0.30, 0.80, 0.61)]
+    grip = located_grip(dets)
+    assert tree(STILL, detections=[detection(0.305, 0.80, 0.61)], grip=grip).tick_once() == NodeStatus.SUCCESS
+    # no bin seen at the belt's end (the arm hides it): no evidence of a move
+    assert tree(STILL, detections=[], grip=grip).tick_once() == NodeStatus.SUCCESS
+
+
+def test_bin_still_at_pickup_fails_when_the_bin_moved_or_tipped():
+    grip = located_grip([detection(0.30, 0.80, 0.61)])
+    moved = [detection(0.36, 0.80, 0.61)]
+    assert tree(STILL, detections=moved, grip=grip).tick_once() == NodeStatus.FAILURE
+    pitch = math.radians(-16.0)       # the demo's tilt: nose up on the stop's edge
+    tipped = [detection(0.30, 0.80, 0.64, q=(0.0, math.sin(pitch / 2), 0.0, math.cos(pitch / 2)))]
+    assert tree(STILL, detections=tipped, grip=grip).tick_once() == NodeStatus.FAILURE
+    with pytest.raises(BehaviorTreeError, match="grip_pose"):
+        tree(STILL, detections=moved, grip="nowhere").tick_once()

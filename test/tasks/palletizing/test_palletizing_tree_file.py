@@ -75,6 +75,16 @@ def test_routing_loop_slots_and_guards_are_tree_structure():
     # every carry is guarded by the attached signal, left of the motion
     for bt in ("PickBin", "FlipBin", "PlaceBin"):
         for guarded in t[bt].iter("ReactiveSequence"):
+            if guarded.get("name") == "approach_guarded":   # nothing carried yet: the pickup resync
+                continue
             assert guarded[0].tag == "SubTree" and guarded[0].get("ID") == "BinAttached"
+    # pickup resync: the bin is re-checked, left of the move above it and again before the reach;
+    # a bin that moved is located again (the retry wraps the locate)
+    approach = t["PickBin"].find(".//ReactiveSequence[@name='approach_guarded']")
+    assert [el.get("ID") or el.tag for el in approach] == ["ObserveBins", "BinStillAtPickup", "MoveToPose"]
+    resync = t["PickBin"].find(".//RetryUntilSuccessful[@name='pick_resync_restart']/Sequence")
+    assert resync[0].get("name") == "locate_paused_bin" and resync[-1].tag == "BinStillAtPickup"
+    steps = [el.get("name") for el in t["PickBin"].find("Sequence")]
+    assert steps[steps.index("pick_resync_restart") + 1] == "reach_to_pick"
     flip = [el.get("name") for el in t["FlipBin"].iter() if el.tag in ("MoveToPose", "GripperCommand")]
     assert flip.index("lay_on_side") < flip.index("release_on_jig") < flip.index("into_bin") < flip.index("regrip")
