@@ -17,6 +17,15 @@ within that the RANSAC of a bin's top face, perception/plane.py; fitting cubes, 
 default catalogue tries on every blue blob; the min-area rectangles both fits search),
 the breakdown issue 16 asks for. The stages overlap (a rectangle is part of a fit).
 
+Then old against new (issue 35: 3): `--compare REV` (default: the last revision of the
+hand-written numpy perception, before OpenCV) loads robot_tasks/perception as it was at REV
+from git into a temporary folder (``git show``; its imports renamed to a package of its own)
+and times both on the same frames, in turns: franka_stacking at 320 x 240 and 640 x 480 and
+ur10_palletizing at 640 x 480 (the belt after 25 s), with the whole catalogue. It prints the
+median ms a frame of each, their ratio, and whether both found the same objects: the same
+labels, each within 5 mm (half the 1 cm the cube tests hold) and 2 degrees of the other.
+`--compare none` skips it.
+
 Last, the scene's own labels against the whole catalogue, side by side on the same frames
 (franka_stacking at 320 x 240 and ur10_palletizing at 640 x 480, the configs' sizes): the
 `labels` that config/<scene>.yaml gives the perception_server (palletizing: ["bin"], which
@@ -28,8 +37,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
+import importlib
 import math
 import pstats
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -92,7 +106,7 @@ def run(width: int, height: int, seeds: int, repeats: int) -> list[dict]:
 
 
 PALLET_STAGES = (("detect", "detector.py", "detect"),
-                 ("segments (colour, depth edges, blobs)", "detector.py", "_segments"),
+                 ("segments (depth edges, blobs, outlines)", "detector.py", "_segments"),
                  ("fit a bin", "fit_bin.py", "fit_bin"),
                  ("  the top face's plane (RANSAC)", "plane.py", "dominant_plane"),
                  ("fit a cube (tried on the same blobs)", "fit_cube.py", "fit_cube"),
@@ -162,12 +176,93 @@ def labels_against_catalogue(scene: str, size: tuple[int, int], settle_s: float,
             **{name: float(np.median(t) * 1000) for name, t in times.items()}}
 
 
+REPO = Path(__file__).resolve().parents[1]
+# The last revision whose robot_tasks/perception was hand-written numpy (before OpenCV).
+NUMPY_PERCEPTION = "36ed8b7"
+
+
+def load_perception_at(rev: str, name: str = "perception_at_rev"):
+    """robot_tasks/perception as it was at git revision `rev`, imported as package `name`
+    from a temporary folder (its own imports of robot_tasks.perception renamed to `name`)."""
+    listing = subprocess.run(["git", "ls-tree", "--name-only", rev, "robot_tasks/perception/"], cwd=REPO,
+                             capture_output=True, text=True, check=True).stdout.split()
+    root = Path(tempfile.mkdtemp(prefix="perception_at_"))
+    (root / name).mkdir()
+    for path in (f for f in listing if f.endswith(".py")):
+        text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout
+        (root / name / Path(path).name).write_text(text.replace("robot_tasks.perception", name))
+    sys.path.insert(0, str(root))
+    return importlib.import_module(name)
+
+
+def rotation_angle_deg(q1, q2) -> float:
+    return math.degrees(2.0 * math.acos(min(1.0, abs(float(np.dot(q1, q2))))))
+
+
+def matching(a, b, position_m: float = 0.005, angle_deg: float = 2.0) -> tuple[bool, float]:
+    """(same objects: labels, and each within the tolerances of the other; the largest position gap)."""
+    if [d.label for d in a] != [d.label for d in b]:
+        return False, float("nan")
+    gaps = [float(np.linalg.norm(np.subtract(x.position, y.position))) for x, y in zip(a, b)]
+    angles = [rotation_angle_deg(x.orientation, y.orientation) for x, y in zip(a, b)]
+    return all(g <= position_m for g in gaps) and all(t <= angle_deg for t in angles), max(gaps, default=0.0)
+
+
+def old_against_new(rev: str, seeds: int, repeats: int) -> list[dict]:
+    """Median ms a frame of perception at `rev` and of this checkout's, in turns on the same frames."""
+    old = load_perception_at(rev)
+    cases = (("franka_stacking", (320, 240), 120 / 240.0), ("franka_stacking", (640, 480), 120 / 240.0),
+             ("ur10_palletizing", (640, 480), 25.0))
+    rows = []
+    for scene, size, settle_s in cases:
+        detectors = {"old": old.Detector(), "new": Detector()}
+        times = {name: [] for name in detectors}
+        same, worst, objects = 0, 0.0, 0
+        for seed in range(seeds):
+            with World(scene=scene, seed=seed) as world:
+                world.step(int(round(settle_s / world.time_step)))
+                cam = world.camera("scene").resized(*size)
+                frame, k, pose = cam.capture(), cam.intrinsics(), cam.world_from_optical()
+            intrinsics = CameraIntrinsics.from_k(k.matrix, *size)
+            args = {"new": intrinsics, "old": old.CameraIntrinsics(**dataclasses.asdict(intrinsics))}
+            found = {}
+            for _ in range(repeats):
+                for name, detector in detectors.items():
+                    t0 = time.perf_counter()
+                    found[name] = detector.detect(frame.rgb, frame.depth, args[name], pose)
+                    times[name].append(time.perf_counter() - t0)
+            ok, gap = matching(found["old"], found["new"])
+            same += ok
+            worst = max(worst, gap) if not math.isnan(gap) else worst
+            objects += len(found["old"])
+        rows.append({"scene": scene, "size": size, "frames": seeds, "same": same, "objects": objects,
+                     "worst_mm": worst * 1000, **{f"{n}_ms": float(np.median(t) * 1000) for n, t in times.items()}})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="scenes per resolution (default 20)")
     parser.add_argument("--repeats", type=int, default=3, help="timed detections per frame (default 3)")
+    parser.add_argument("--compare", default=NUMPY_PERCEPTION, metavar="REV",
+                        help="git revision whose perception to time against this one, side by side "
+                             f"(default {NUMPY_PERCEPTION}: the hand-written numpy one); 'none' skips it")
+    parser.add_argument("--only-compare", action="store_true", help="print only the old-against-new table")
     args = parser.parse_args()
     seeds, repeats = max(1, min(args.seeds, 200)), max(1, min(args.repeats, 20))
+    if args.compare.lower() != "none":
+        print(f"perception at {args.compare} (old) against this checkout (new), whole catalogue, "
+              f"{seeds} frames x {repeats} in turns; same = same labels, each within 5 mm and 2 deg")
+        print(f"{'scene':>17} {'size':>8} {'old ms':>7} {'new ms':>7} {'ratio':>6} {'same':>7} "
+              f"{'objects':>7} {'max gap mm':>10}")
+        for r in old_against_new(args.compare, seeds, repeats):
+            print(f"{r['scene']:>17} {r['size'][0]}x{r['size'][1]:<4} {r['old_ms']:>7.1f} {r['new_ms']:>7.1f} "
+                  f"{r['old_ms'] / r['new_ms']:>5.1f}x {r['same']:>3d}/{r['frames']:<3d} {r['objects']:>7d} "
+                  f"{r['worst_mm']:>10.2f}")
+        print()
+        if args.only_compare:
+            return
     print(f"franka_stacking, {seeds} seeds, {repeats} timed runs per frame; errors vs ground truth")
     header = (f"{'resolution':>10} {'intrinsics':>11} {'found':>7} {'extra':>5} {'lat med ms':>10} "
               f"{'lat p90 ms':>10} {'err med mm':>10} {'err p90 mm':>10} {'err max mm':>10} {'yaw med deg':>11}")
