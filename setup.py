@@ -10,7 +10,7 @@ from setuptools import find_packages, setup
 
 PACKAGE = "robot_tasks"
 NODES = ["sim", "state_publisher", "arm_server", "gripper_server", "perception_server", "tree_executor",
-         "compliance_server", "foxglove_bridge"]
+         "compliance_server", "foxglove_bridge", "peer_watch"]
 
 
 def share_tree(folder):
