@@ -13,13 +13,29 @@ new one at acceleration_scaling 0.5 (the arm server's defaults). Printed per rob
 total duration, the worst velocity / acceleration / jerk ratio over all joints and paths
 (robot_tasks.control.check_trajectory, control period 1 ms: 1.0 = at the limit), and the
 median compute time per trajectory (the first new one, which imports toppra, is excluded).
+
+    PYTHONPATH=. .venv/bin/python bench/trajectories.py --episodes [--out runs/bench_trajectories]
+    PYTHONPATH=. .venv/bin/python bench/trajectories.py --runs RUN_FOLDER ...
+
+--episodes: whole episodes instead, what the arm server really sent. A franka_stacking
+(seed 2) and a ur10_palletizing (seed 0) episode, each with the arm server's old timing
+(`trajectory_timing: velocity_ramp`, set in a copy of the demo's bringup YAML) and with
+the new one, run one after another by `robot-tasks demo` (loopback DDS, each bounded by its
+--timeout). Every trajectory of each run is read from its bag and checked against the
+robot's own limits, unscaled, as test/demo's e2e tests do (robot_tasks.demo.sent_trajectories;
+BOUNDED goals: velocity only). Printed per episode: the demo's verdict, sim time, the
+trajectories' count and summed duration, and the worst velocity / acceleration / jerk ratio
+with its joint. --runs prints the same for finished run folders.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -75,11 +91,83 @@ def time_all(batch, kin, limits, new: bool):
     return sum(durations), worst, float(np.median(compute)), sum(len(p) for p in batch)
 
 
+REPO = Path(__file__).resolve().parents[1]
+# (demo, seed, wall-clock bound of its run in s): the e2e tests' episodes
+EPISODES = (("franka_stacking", 2, 300), ("ur10_palletizing", 0, 1100))
+TIMINGS = ("velocity_ramp", "time_optimal")
+
+
+def run_episode(demo: str, seed: int, timeout: float, timing: str, out: Path) -> Path | None:
+    """One `robot-tasks demo` run with the arm server's `trajectory_timing`; its run folder."""
+    import yaml
+
+    config = yaml.safe_load((REPO / "config" / f"{demo}.yaml").read_text())
+    config["arm_server"]["ros__parameters"]["trajectory_timing"] = timing
+    folder = out / timing
+    (folder / "config").mkdir(parents=True, exist_ok=True)
+    copy = folder / "config" / f"{demo}.yaml"      # the same name: the run's params/ copy keeps it
+    copy.write_text(yaml.safe_dump(config, sort_keys=False))
+    argv = [sys.executable, "-m", "robot_tasks.cli", "demo", demo, "--seed", str(seed), "--out", str(folder),
+            "--config", str(copy), "--timeout", str(timeout)]
+    print(f"# {demo} seed {seed}, {timing} ...", flush=True)
+    subprocess.run(argv, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.DEVNULL,
+                   timeout=timeout + 200, check=False)
+    runs = sorted(folder.glob(f"{demo}_seed{seed}_none_*"))
+    return runs[-1] if runs else None
+
+
+def episode_row(run_dir: Path) -> str:
+    import json
+
+    from robot_tasks.demo.sent_trajectories import (arm_server_parameters, audit_trajectories,
+                                                    read_sent_trajectories, server_limits)
+
+    report = json.loads((run_dir / "report.json").read_text())
+    params = arm_server_parameters(run_dir)
+    trajectories = read_sent_trajectories(run_dir)
+    audit = audit_trajectories(trajectories, server_limits(run_dir))
+    cells = []
+    for kind in ("velocity", "acceleration", "jerk"):
+        ratio, _, joint = audit.worst(kind)
+        cells.append(f"{ratio:8.3f} {joint:19}")
+    bounded = f" ({sum(audit.bounded)} B)" if any(audit.bounded) else ""
+    return (f"{report['scene']:17} {params.get('robot', 'panda'):6} {params.get('trajectory_timing', 'time_optimal'):13} "
+            f"{'ok' if report.get('success') else 'FAIL':4} {report.get('sim_time_s', float('nan')):7.1f} "
+            f"{len(trajectories):5d}{bounded:6} {sum(t.duration for t in trajectories):7.1f} " + " ".join(cells))
+
+
+def episodes(run_dirs) -> None:
+    print("ratios to the robot's own limits (URDF + config/limits/<robot>.yaml, unscaled), worst over "
+          "joints and trajectories, 1.0 = at the limit (jerk steps per 1 ms control period); "
+          "B = BOUNDED, velocity only")
+    print(f"{'demo':17} {'robot':6} {'timing':13} {'run':4} {'sim s':>7} {'traj':>5}{'':6} {'traj s':>7} "
+          f"{'v ratio':>8} {'(joint)':19} {'a ratio':>8} {'(joint)':19} {'j ratio':>8} {'(joint)':19}")
+    for run_dir in run_dirs:
+        if run_dir is None:
+            print("(an episode left no run folder)")
+        else:
+            print(episode_row(run_dir), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--episodes", action="store_true",
+                        help="run stacking and palletizing episodes with the old and the new timing")
+    parser.add_argument("--out", type=Path, default=None, help="--episodes: parent of the run folders")
+    parser.add_argument("--runs", type=Path, nargs="+", help="check these finished run folders instead")
     args = parser.parse_args()
+    if args.runs:
+        episodes(args.runs)
+        return 0
+    if args.episodes:
+        out = args.out or Path(tempfile.mkdtemp(prefix="bench_trajectories_"))
+        runs = [run_episode(demo, seed, timeout, timing, out)
+                for demo, seed, timeout in EPISODES for timing in TIMINGS]
+        episodes(runs)
+        print(f"run folders under {out}")
+        return 0
     warm_up()
     print(f"velocity_scaling {VS}, acceleration_scaling {AS}; ratios: worst over joints and "
           f"paths, 1.0 = at the limit (jerk steps per 1 ms control period)")
