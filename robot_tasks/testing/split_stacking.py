@@ -35,6 +35,9 @@ CONFIG = CONFIG_DIR / "franka_stacking.yaml"
 ROBOT_NODES = ("sim",)                  # the drivers: what a robot's own computer runs
 # The sim's line once its scene is loaded and it publishes (joint states, /clock, camera).
 SIM_READY = "]: scene franka_stacking seed"
+# What a user waits for on the task computer before sending the goal: each server's line once
+# it serves (the arm server's comes after it has the sim's robot_description).
+TASK_READY = ("kinematics ready from robot_description", "gripper_server: parallel gripper", "DetectObjects on")
 
 
 @dataclass
@@ -115,6 +118,10 @@ def run_split_stacking(hosts: TwoHosts, out: Path, domain_id: int, seed: int = 0
             log.close()                                   # the child holds its own copy
             if host == "robot":
                 wait_for_line(run.logs[host], SIM_READY, bringups[host], server_timeout)
+        for line in TASK_READY:
+            # else the tree's first leaf may look for a server the executor has not discovered yet
+            # (its wait_for_server_timeout is 2 s; seen once on a loaded machine: SERVER_UNREACHABLE)
+            wait_for_line(run.logs["task"], line, bringups["task"], server_timeout)
         if disturb:
             bringups["disturb"] = hosts.popen(
                 "task", [sys.executable, "-m", "robot_tasks.testing.remote_disturb", disturb, "--timeout",

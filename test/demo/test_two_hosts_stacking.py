@@ -53,8 +53,10 @@ def test_split_stacking_succeeds_over_the_cable_and_nothing_leaves(tmp_path):
     assert "result: SUCCESS" in run.execute_output, run.describe()
     # each host ran its own half, with the deployment's DDS settings
     robot_log, task_log = (run.logs[h].read_text() for h in ("robot", "task"))
-    assert "bringup: starting sim (" in robot_log
-    assert "bringup: starting state_publisher, arm_server, gripper_server, perception_server, tree_executor (" \
-        in task_log
+    # (and each watches the other's nodes as peers)
+    assert "bringup: starting sim, peer_watch_" in robot_log
+    assert "bringup: starting state_publisher, arm_server, gripper_server, perception_server, tree_executor, " \
+        "peer_watch_" in task_log
+    assert "peer /sim is in the ROS graph" in task_log and "peer /arm_server is in the ROS graph" in robot_log
     for log in (robot_log, task_log):
         assert f"ROS_DOMAIN_ID={domain}, the system's own DDS configuration (ROBOT_TASKS_DDS=system)" in log
