@@ -47,6 +47,7 @@ executor's log and the demo's report.json show.
 from __future__ import annotations
 
 import logging
+import math
 import time
 
 from robot_tasks.bt import (BidirectionalPort, ConditionNode, InputPort, NodeStatus, OutputPort,
@@ -303,7 +304,9 @@ class SelectNextCube(_StackingLeaf, SyncActionNode):
 
 class ComputePickTargets(_StackingLeaf, SyncActionNode):
     """pre-grasp and grasp poses of `cube` as seen now, and that position as `first_seen`
-    (the start of the pickup, for CubeStillInPlace). FAILURE when the cube is not seen."""
+    (the start of the pickup, for CubeStillInPlace). FAILURE when the cube is not seen.
+    A cube seen leaning is gripped across its tilt axis, the hand tipped along its up
+    face's normal (stacking_plan.tilted_grasp)."""
 
     @staticmethod
     def provided_ports():
@@ -318,6 +321,8 @@ class ComputePickTargets(_StackingLeaf, SyncActionNode):
             note(f"pick: {label} not seen")
             return FAILURE
         targets = plan.pick_targets(layout, cube)
+        if cube.tilt >= plan.LEVEL_TILT:
+            note(f"pick: {label} leans {math.degrees(cube.tilt):.0f} deg; the hand tips with it")
         self.set_output("pregrasp_pose", targets["pregrasp_pose"])
         self.set_output("grasp_pose", targets["grasp_pose"])
         self.set_output("first_seen", cube.position)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from robot_tasks.tasks.errors import TaskError
+from robot_tasks.tasks.palletizing.tool import cup_onto
 
 from .world_view import Seen, Vec3, distance, horizontal_distance
 
@@ -44,6 +45,13 @@ DISPLACED_DISTANCE = 0.03   # m, stacked cube away from its slot
 # just slivers of their sides, and a pose fitted to those (the perception server gives
 # it a confidence of at most ~0.6) can be centimetres off.
 EVIDENCE_CONFIDENCE = 0.65
+# A cube seen leaning less than this is picked as a level one. Perception reports a cube
+# tilted by under about 4 degrees as exactly level, so its level readings never get here.
+LEVEL_TILT = math.radians(2.0)
+# Where the arm stands (world x, y; franka_stacking puts the Panda at the origin). The
+# Panda's hand sits turned by -45 degrees on its flange: pointing straight down at yaw
+# 45 degrees plus the arm's heading to the cube, its last joint is mid-range.
+ARM_BASE_XY = (0.0, 0.0)
 
 DEFAULT_ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
 # Where the stack may stand (world x, y), tried in order; the first far enough from every cube wins.
@@ -157,12 +165,72 @@ def top_down_pose(position: Vec3, yaw: float = 0.0) -> dict:
 
 
 def pick_targets(layout: StackLayout, cube: Seen) -> dict[str, dict]:
-    """pre-grasp (above the cube) and grasp poses for a cube as seen now."""
-    x, y, z = cube.position
-    yaw = grasp_yaw(cube.yaw)
+    """pre-grasp (above the cube) and grasp poses for a cube as seen now: straight down for
+    a level cube, along its up face's normal for a leaning one (see tilted_grasp)."""
     h = layout.heights
-    return {"pregrasp_pose": top_down_pose((x, y, z + h.approach), yaw),
-            "grasp_pose": top_down_pose((x, y, z + h.grasp_offset), yaw)}
+    if cube.tilt < LEVEL_TILT:
+        x, y, z = cube.position
+        yaw = grasp_yaw(cube.yaw)
+        return {"pregrasp_pose": top_down_pose((x, y, z + h.approach), yaw),
+                "grasp_pose": top_down_pose((x, y, z + h.grasp_offset), yaw)}
+    up, orientation = tilted_grasp(cube)
+    return {"pregrasp_pose": tool_pose(along(cube.position, up, h.approach), orientation),
+            "grasp_pose": tool_pose(along(cube.position, up, h.grasp_offset), orientation)}
+
+
+def tilted_grasp(cube: Seen) -> tuple[Vec3, tuple[float, float, float, float]]:
+    """(up, tool orientation) for a cube that leans: `up` is its axis nearest world z (the
+    up face's outward normal), the tool points along -up and closes across the cube.
+
+    A cube knocked over comes to rest on one bottom edge, leaning on another cube: it is
+    turned by its tilt about that edge, a horizontal line along one of its own axes, `a`.
+    The two faces whose normals are +-a turn within their own planes and stay vertical;
+    the other two side faces lean by the whole tilt. Fingers closing along a press flat
+    on the vertical pair, and the cube cannot turn between them; closing on the leaning
+    pair, a level gripper touches their edges and the squeeze turns the cube -- the
+    grasp a yaw folded into a quarter turn picks about half the time. So the fingers
+    close along the cube's axis nearest horizontal (a, for a cube on an edge; the best
+    there is for one on a corner).
+
+    The hand comes down along -up, tipped by the same tilt about a: it then holds the
+    cube square, as it holds a level one, and the lift, which turns the hand straight
+    down again, sets the cube level in the fingers, ready for the stack. Straight down
+    with the fingers along a holds the cube too, but it stays tilted in the hand, and a
+    tilted cube released over the stack lands centimetres off or falls off
+    (test_stacking_leaning_pick).
+    """
+    axes = cube.axes()
+    upright = max(axes, key=lambda axis: abs(axis[2]))
+    up = tuple(v if upright[2] > 0 else -v for v in upright)
+    across = min((axis for axis in axes if axis is not upright), key=lambda axis: abs(axis[2]))
+    # Straight down at yaw, the tool's y axis -- the fingers' closing line -- is
+    # (sin yaw, -cos yaw, 0). The hand is the same turned by a half turn: of the two,
+    # take the one that leaves the wrist the most room for the tip.
+    yaw = nearest_half_turn(math.atan2(across[0], -across[1]), wrist_middle_yaw(cube.position))
+    return up, cup_onto(up, yaw)
+
+
+def wrist_middle_yaw(position: Vec3) -> float:
+    """The yaw of a straight-down hand above `position` at which the Panda's last joint
+    is mid-range (see ARM_BASE_XY)."""
+    return math.pi / 4.0 + math.atan2(position[1] - ARM_BASE_XY[1], position[0] - ARM_BASE_XY[0])
+
+
+def nearest_half_turn(yaw: float, middle: float) -> float:
+    """`yaw` plus the whole number of half turns that brings it within a quarter turn of `middle`."""
+    return middle + (yaw - middle + math.pi / 2.0) % math.pi - math.pi / 2.0
+
+
+def along(position: Vec3, direction: Vec3, distance_m: float) -> Vec3:
+    """`position` moved `distance_m` along the unit vector `direction`."""
+    return tuple(p + distance_m * d for p, d in zip(position, direction))  # type: ignore[return-value]
+
+
+def tool_pose(position: Vec3, orientation: tuple[float, float, float, float]) -> dict:
+    """A tool pose as the dict MoveToPose's `pose` port reads; orientation (x, y, z, w)."""
+    qx, qy, qz, qw = orientation
+    return {"x": float(position[0]), "y": float(position[1]), "z": float(position[2]),
+            "qx": float(qx), "qy": float(qy), "qz": float(qz), "qw": float(qw), "frame_id": "world"}
 
 
 def place_targets(layout: StackLayout, stacked: Sequence[str], held_at: Vec3, seen: dict[str, Seen] | None = None,

@@ -10,6 +10,12 @@ Task leaves never read simulator ground truth. They read two blackboard entries:
   `robot_tasks.ros.leaves.values.parse_pose` reads; here only its position matters.
 
 This module turns both into `Seen` records / xyz tuples. No ROS import.
+
+A detection's orientation is kept whole, not only its yaw: a cube that came to rest
+leaning on another is reported tilted (perception's z axis is then its top face's
+normal), and a task that grasps it needs to know which of its faces stayed vertical.
+`Seen.axes()` gives the object's three axes in the world, `Seen.tilt` how far the most
+upright of them leans from world z; a level object has tilt 0 and `yaw` says it all.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ from typing import Any
 from robot_tasks.tasks.errors import TaskError
 
 Vec3 = tuple[float, float, float]
+Quaternion = tuple[float, float, float, float]    # x, y, z, w
 
 
 class WorldViewError(TaskError):
@@ -28,13 +35,33 @@ class WorldViewError(TaskError):
 
 @dataclass(frozen=True)
 class Seen:
-    """One detected object: where its centre is, its yaw about world z, its size, confidence."""
+    """One detected object: where its centre is, how it is turned, its size, confidence.
+
+    `yaw` is the turn about world z, all a level object needs. `orientation` is the whole
+    rotation as perception reported it, a unit quaternion (x, y, z, w); None when only a
+    yaw is known, which then stands for a level object turned by `yaw`.
+    """
 
     label: str
     position: Vec3
     yaw: float = 0.0
     size: Vec3 = (0.0, 0.0, 0.0)
     confidence: float = 1.0
+    orientation: Quaternion | None = None
+
+    def axes(self) -> tuple[Vec3, Vec3, Vec3]:
+        """The object's own x, y and z axes as world unit vectors."""
+        if self.orientation is None:
+            return axes_of_quaternion(0.0, 0.0, math.sin(self.yaw / 2.0), math.cos(self.yaw / 2.0))
+        return axes_of_quaternion(*self.orientation)
+
+    @property
+    def tilt(self) -> float:
+        """How far [rad] the object's most upright axis leans from world z: 0 when level.
+
+        Any axis counts (a cube looks the same whichever face is up), so a cube lying on
+        its side is level too; at most about 55 degrees (a cube standing on a corner)."""
+        return math.acos(min(1.0, max(abs(axis[2]) for axis in self.axes())))
 
 
 def field_of(obj: Any, name: str, default: Any = None) -> Any:
@@ -60,6 +87,14 @@ def yaw_from_quaternion(qx: float, qy: float, qz: float, qw: float) -> float:
     return math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
 
 
+def axes_of_quaternion(qx: float, qy: float, qz: float, qw: float) -> tuple[Vec3, Vec3, Vec3]:
+    """The columns of the rotation matrix of a unit quaternion (x, y, z, w): where the
+    body's x, y and z axes point in the world."""
+    return ((1.0 - 2.0 * (qy * qy + qz * qz), 2.0 * (qx * qy + qw * qz), 2.0 * (qx * qz - qw * qy)),
+            (2.0 * (qx * qy - qw * qz), 1.0 - 2.0 * (qx * qx + qz * qz), 2.0 * (qy * qz + qw * qx)),
+            (2.0 * (qx * qz + qw * qy), 2.0 * (qy * qz - qw * qx), 1.0 - 2.0 * (qx * qx + qy * qy)))
+
+
 def seen_from_detection(detection: Any) -> Seen:
     """One DetectedObject (dict or message) -> Seen. Raises WorldViewError."""
     label = field_of(detection, "label")
@@ -70,15 +105,17 @@ def seen_from_detection(detection: Any) -> Seen:
         raise WorldViewError(f"detection '{label}' has no pose")
     position = xyz_of(field_of(pose, "position"), f"detection '{label}' pose.position")
     orientation = field_of(pose, "orientation")
-    yaw = 0.0
+    yaw, rotation = 0.0, None
     if orientation is not None:
         q = [float(field_of(orientation, k, 0.0)) for k in ("x", "y", "z")] + [float(field_of(orientation, "w", 1.0))]
-        if sum(v * v for v in q) > 1e-12:
+        norm = math.sqrt(sum(v * v for v in q))
+        if norm > 1e-6:     # (a zero or NaN quaternion: no orientation, as before)
             yaw = yaw_from_quaternion(*q)
+            rotation = tuple(v / norm for v in q)
     size_field = field_of(detection, "size")
     size = xyz_of(size_field, f"detection '{label}' size") if size_field is not None else (0.0, 0.0, 0.0)
     confidence = float(field_of(detection, "confidence", 1.0) or 0.0)
-    return Seen(label, position, yaw, size, confidence)
+    return Seen(label, position, yaw, size, confidence, rotation)
 
 
 def seen_by_label(detections: Any) -> dict[str, Seen]:

@@ -49,7 +49,29 @@ def test_array_dict_and_empty_inputs():
 def test_zero_quaternion_means_yaw_zero():
     d = detection("a")
     d["pose"]["orientation"] = {"x": 0, "y": 0, "z": 0, "w": 0}
-    assert seen_from_detection(d).yaw == 0.0
+    seen = seen_from_detection(d)
+    assert seen.yaw == 0.0 and seen.orientation is None and seen.tilt == 0.0
+
+
+def test_the_whole_orientation_is_kept_and_a_tilt_read_from_it():
+    # turned 0.4 about z, then tipped 0.3 rad about world x; given unnormalised
+    cz, sz, cx, sx = math.cos(0.2), math.sin(0.2), math.cos(0.15), math.sin(0.15)
+    q = (sx * cz, -sx * sz, cx * sz, cx * cz)              # q_x(0.3) * q_z(0.4)
+    d = detection("a")
+    d["pose"]["orientation"] = {k: 2.0 * v for k, v in zip("xyzw", q)}
+    seen = seen_from_detection(d)
+    assert seen.orientation == pytest.approx(q)
+    assert seen.tilt == pytest.approx(0.3)
+    assert seen.axes()[2] == pytest.approx((0.0, -math.sin(0.3), math.cos(0.3)))
+    d["pose"]["orientation"] = dict(zip("xyzw", q))
+    assert seen_from_detection(d).yaw == pytest.approx(yaw_from_quaternion(*q))   # as every reader of yaw had it
+
+
+def test_a_level_detection_has_no_tilt_and_a_yaw_only_record_is_level():
+    assert seen_from_detection(detection("a", yaw=1.1)).tilt == pytest.approx(0.0, abs=1e-7)
+    from robot_tasks.tasks.world_view import Seen
+    assert Seen("a", (0.0, 0.0, 0.0), yaw=0.7).tilt == 0.0
+    assert Seen("a", (0.0, 0.0, 0.0), yaw=0.7).axes()[0] == pytest.approx((math.cos(0.7), math.sin(0.7), 0.0))
 
 
 @pytest.mark.parametrize("bad, message", [
