@@ -10,7 +10,9 @@ World is touched by the stepping thread alone, so it needs no locks.
 
 Publications are scheduled in sim time (`Ticker`): joint_states at 100 Hz means 100 per
 *sim* second at any real-time factor, like a driver's own clock.  With
-real_time_factor > 0 the loop sleeps until each step's wall-clock time.
+real_time_factor > 0 the loop sleeps until each step's wall-clock time; at 0 it steps as
+fast as it can, but at most `max_lead` sim seconds ahead of the nodes that act on it
+(lead.py), then at real time until they act again.
 
 Faster than real time, a sim-time schedule multiplies every subscriber's wall-clock
 load: at 4.7x, /clock and joint_states at 100 Hz reach each of the five nodes that take
@@ -36,10 +38,11 @@ from typing import Callable
 from rclpy.executors import ExternalShutdownException
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 
+from robot_tasks.nodes.sim.lead import MAX_LAG, LeadBound
+
 RCLError = _rclpy.RCLError       # what a failed publish raises
 
 MAX_WAIT = 0.05          # s; longest single sleep, so a stop request is seen quickly
-MAX_LAG = 0.25           # s behind the wall-clock schedule before re-anchoring it
 
 
 class Ticker:
@@ -141,6 +144,12 @@ class SteppingLoop:
         self._next_due = 0.0
         self.steps = 0
         self._last_lag_warning = -1e9
+        # rtf 0: bounded lead over the nodes that act on the sim (lead.py); a negative
+        # max_lead is the old unbounded rtf 0
+        self.lead = None
+        if params.real_time_factor == 0 and params.max_lead >= 0:
+            self.lead = LeadBound(params.max_lead, node.world.time_step, node.executing,
+                                  node.get_logger().info)
 
     def step(self) -> None:
         """One physics step, then every publication that is due at the new sim time."""
@@ -205,19 +214,28 @@ class SteppingLoop:
 
     def run(self, stop: Callable[[], bool], max_steps: int | None = None) -> int:
         """Step until stop() or max_steps; return the total number of steps taken."""
-        rtf = self.node.params.real_time_factor
-        wall_per_step = self.node.world.time_step / rtf if rtf > 0 else 0.0
-        inbox, step, clock, sleep = self.node.inbox, self.step, time.perf_counter, time.sleep
+        node = self.node
+        rtf = node.params.real_time_factor
+        wall_per_step = node.world.time_step / rtf if rtf > 0 else 0.0
+        inbox, step, clock, sleep = node.inbox, self.step, time.perf_counter, time.sleep
         pending = inbox.pending
+        lead = self.lead
         anchor_wall, anchor_step = clock(), self.steps
         end = None if max_steps is None else self.steps + max_steps
         while not stop():
             if pending:
                 started = clock()
                 inbox.drain()
+                if lead is not None:               # the nodes acted: their acknowledged clock
+                    lead.acknowledge(node.ros_time())
                 if wall_per_step and clock() - started > MAX_LAG:   # e.g. a reset: no catch-up
                     anchor_wall, anchor_step = clock(), self.steps
-            if wall_per_step:
+            if lead is not None:
+                wait = lead.delay(node.ros_time(), clock())
+                if wait > 0:                       # ahead of the nodes by max_lead: real time
+                    sleep(min(wait, MAX_WAIT))
+                    continue
+            elif wall_per_step:
                 now = clock()
                 wait = anchor_wall + (self.steps - anchor_step) * wall_per_step - now
                 if wait > 0:                       # early: sleep (the executor thread runs)

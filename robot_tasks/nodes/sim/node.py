@@ -95,6 +95,10 @@ class SimNode(Node):
     def publish_clock(self, ros_seconds: float) -> None:
         self._clock_pub.publish(clock_bytes(ros_seconds))
 
+    def executing(self) -> bool:
+        """Some robot still carries out a command of the nodes (the rtf-0 lead bound asks)."""
+        return any(robot.executing() for robot in self.robots)
+
     # --- services --------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> str:
         """Rebuild the scene (robots home, objects respawned); /clock keeps counting."""

@@ -5,7 +5,11 @@
 | scene              | franka_stacking | scene name (robot_tasks.sim.scenes)                    |
 | seed               | 0       | scene seed (same seed, same scene)                             |
 | rate               | 240.0   | physics steps per sim second                                   |
-| real_time_factor   | 1.0     | sim seconds per wall second; 0 = as fast as possible           |
+| real_time_factor   | 1.0     | sim seconds per wall second; 0 = as fast as possible, within   |
+|                    |         | max_lead of the nodes                                          |
+| max_lead           | 0.1     | rtf 0: sim s the sim may run past the nodes' last command      |
+|                    |         | while it carries out none; then real time until the next one   |
+|                    |         | (lead.py; see below); negative = no bound (rtf 0 before 37)    |
 | joint_state_rate   | 100.0   | <ns>/joint_states per sim second                               |
 | clock_rate         | 100.0   | /clock per sim second (raised to joint_state_rate if lower)    |
 | camera_rate        | 5.0     | RGB-D frames per sim second; 0 = camera off                    |
@@ -28,11 +32,21 @@
 The wall-clock cap on the camera, and why it is off by default: a 320x240 frame costs
 40-70 ms of CPU (TinyRenderer), so at rtf 0 the camera's 5 frames per sim second hold the
 sim near real time. With a cap (e.g. 5, the perception stream's own wall rate) the sim
-runs free between frames, but measured (bench/episode_speed.py) the episode then took the
+runs free between frames, but measured (bench/episode_speed.py, before max_lead) the episode then took the
 same wall time (28 s against 30 s at rtf 1) and 5x the sim time (132 s against 25 s):
 while the servers plan and the tree waits in wall time, the sim races on, so the sensors
 would see less of each sim second than at rtf 1 and the reactive checks would react later
 in sim time. Off keeps the sensors' rates in sim time at every real-time factor.
+
+The lead at rtf 0 (lead.py), and why 0.1 s by default: the sim steps at full speed while it
+carries out a command (a trajectory, a hand motion) and up to max_lead sim s past the nodes'
+last command; then, while they plan, detect and decide, at real time until their next one.
+Each pause of the nodes costs at most max_lead more sim time than at rtf 1. A stacking
+episode has about 44 such pauses (measured), so 0.1 s adds at most ~4.4 sim s to rtf 1's
+~23-30 s, inside issue 37's 1.3x; and 0.1 s is the nodes' own reaction at rtf 1 (ten
+joint_states and tree ticks, half a camera period), so the sensors a node acts on are about
+as old as at rtf 1. Measured (bench/episode_speed.py --leads 0.1,off, 3 episodes each, one
+loaded run): 1.15x rtf 1's sim time against 2.89x without the bound, the same wall time.
 
 Numbers accept ints or floats (`-p real_time_factor:=1` works).  `use_sim_time` is
 forced false: this node is the clock source.
@@ -51,6 +65,7 @@ class SimParams:
     seed: int
     rate: float
     real_time_factor: float
+    max_lead: float
     joint_state_rate: float
     clock_rate: float
     camera_rate: float
@@ -97,6 +112,8 @@ def declare_sim_params(node, known_scenes) -> SimParams:
         rate=rate("rate", 240.0, "physics steps per sim second"),
         real_time_factor=rate("real_time_factor", 1.0, "sim s per wall s; 0 = as fast as possible",
                               zero_allowed=True),
+        max_lead=declare(node, "max_lead", 0.1, "rtf 0: sim s the sim may run past the nodes' last command "
+                         "while it carries out none, then real time; negative = no bound"),
         joint_state_rate=js_rate,
         clock_rate=max(rate("clock_rate", 100.0, "/clock per sim second"), js_rate),
         camera_rate=rate("camera_rate", 5.0, "RGB-D frames per sim second; 0 = off", zero_allowed=True),

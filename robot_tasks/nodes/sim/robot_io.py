@@ -42,6 +42,7 @@ from robot_tasks.nodes.sim.ur_io import UrIO
 from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
+from robot_tasks.sim.controller import Outcome
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
 
 
@@ -167,6 +168,14 @@ class RobotIO:
         goals its hand finished and reports an input that changed."""
         if self.gripper_io is not None:
             self.gripper_io.poll(self.node.ros_time())
+
+    def executing(self) -> bool:
+        """A command of the nodes is still being carried out: a trajectory runs (or settles)
+        or the hand moves (stepping thread; the rtf-0 lead bound asks, lead.py)."""
+        if self.robot.controller.outcome is Outcome.EXECUTING:
+            return True
+        hand = getattr(self.gripper_io, "hand", None)      # franka_gripper's; a UR's IO has none
+        return hand is not None and hand.running is not None
 
     # --- commands in ----------------------------------------------------------------
     def reject(self, what: str, topic: str, reason: str) -> None:

@@ -126,7 +126,8 @@ class _NodeStandIn:
 
         self.params = SimpleNamespace(joint_state_rate=stream_rate, clock_rate=stream_rate, object_rate=0.0,
                                       camera_rate=camera_rate, camera_max_wall_rate=cap, real_time_factor=0.0,
-                                      stream_max_wall_rate=stream_cap, controller_state=False)
+                                      stream_max_wall_rate=stream_cap, controller_state=False,
+                                      max_lead=-1.0)   # no commands come: no lead bound
         self.clocks = 0
         self.world = SimpleNamespace(time=0.0, time_step=1.0 / 240.0)
         self.world.step = lambda: setattr(self.world, "time", self.world.time + self.world.time_step)
@@ -258,3 +259,50 @@ def test_a_publication_dds_refuses_is_dropped_and_the_sim_steps_on():
     # everything else still went out, the gripper poll of every failed tick included
     assert node.clocks == 1000 and robot.polls == 1000 and node.camera.frames == 50
     assert len(warnings) == 1 and "'joint_states'" in warnings[0] and "cannot publish data" in warnings[0]
+
+
+# ---- rtf 0's lead bound (lead.py), on a made-up clock ------------------------------------
+def _lead(executing=lambda: False, said=None):
+    from robot_tasks.nodes.sim.lead import LeadBound
+
+    return LeadBound(0.1, 1 / 240, executing, (said if said is not None else []).append)
+
+
+def test_lead_bound_runs_free_until_the_nodes_first_act():
+    lead = _lead()
+    assert lead.delay(t=50.0, now=0.0) == 0.0      # nobody commanded the sim: no bound
+
+
+def test_lead_bound_steps_real_time_past_max_lead_and_says_so_once():
+    said = []
+    lead = _lead(said=said)
+    lead.acknowledge(10.0)
+    assert lead.delay(10.05, now=100.0) == 0.0     # within max_lead: full speed
+    assert lead.delay(10.1, now=100.0) == 0.0      # the bound binds here: the schedule starts now
+    assert lead.delay(10.2, now=100.0) == pytest.approx(0.1)    # one sim s per wall s from there
+    assert lead.delay(10.2, now=100.1) == pytest.approx(0.0)
+    lead.acknowledge(10.3)                          # a command: full speed again
+    assert lead.delay(10.35, now=100.15) == 0.0
+    lead.delay(10.4, now=100.2)
+    assert lead.delay(11.0, now=100.2) == pytest.approx(0.6)
+    assert len(said) == 1 and "said once" in said[0]
+    assert lead.paced_spells == 2
+
+
+def test_lead_bound_lets_a_running_command_go_at_full_speed():
+    running = [True]
+    lead = _lead(executing=lambda: running[0])
+    lead.acknowledge(0.0)
+    for k in range(1, 100):                         # a 2 s trajectory: never waits
+        assert lead.delay(k * 0.02, now=0.0) == 0.0
+    running[0] = False            # it ended by 1.98 s: at most max_lead more at full speed
+    free = [k * 0.02 for k in range(99, 120) if lead.delay(k * 0.02, now=0.0) == 0.0]
+    assert 1.98 <= free[-1] <= 1.98 + 0.1 + 1e-9
+
+
+def test_lead_bound_does_not_catch_up_after_a_slow_step():
+    lead = _lead()
+    lead.acknowledge(0.0)
+    lead.delay(0.1, now=0.0)
+    assert lead.delay(0.11, now=5.0) == 0.0         # a long camera frame: re-anchored, no burst
+    assert lead.delay(0.21, now=5.0) == pytest.approx(0.1)
