@@ -11,7 +11,8 @@ and the MoveToPose storm in faults_stack.py; bad goals through every action in
 faults_bad_goals.py; the soak in faults_soak.py (all on the real nodes: fault_cell.py).
 Everything runs on loopback DDS in a fresh ROS_DOMAIN_ID (robot_tasks.testing), bounded in
 count and time -- except the link faults of faults_link.py (link_blip, link_lost,
-robot_restart), which run inside two network namespaces joined only to each other (root).
+robot_restart, server_respawned), which run inside two network namespaces joined only to each
+other (root).
 """
 from __future__ import annotations
 

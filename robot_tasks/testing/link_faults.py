@@ -21,6 +21,12 @@ bench/faults.py and the tests of test/testing/test_link_faults.py.
                    reports the sim back) and the next MoveToJoints goal (a home pose: fine
                    from a fresh scene) succeeds.
 
+``server_respawned`` the task computer's arm server is SIGKILLed 2 s into a MoveToJoints goal
+                   from `robot-tasks send-goal`; its bringup respawns it 2 s later (the file's
+                   respawn_delay). The new server never knew the goal and the old one's endpoints
+                   stay in the graph for the DDS lease: send-goal must still end, "server lost",
+                   within seconds of the new server being up, and the next goal succeeds.
+
 Every scenario also checks that no packet of its DDS domain reached this machine's own
 interfaces (robot_tasks.testing.isolation.TrafficWatch).
 """
@@ -38,7 +44,7 @@ from robot_tasks.ros.dds import pick_free_domain_id
 from robot_tasks.testing.isolation import TrafficWatch
 from robot_tasks.testing.link import plug, unplug
 from robot_tasks.testing.netns import TwoHosts
-from robot_tasks.testing.split_cell import HOME_GOAL, SplitCell
+from robot_tasks.testing.split_cell import HOME_GOAL, STAMPED, SplitCell
 
 OUTAGE_S = 3.0
 # Bounds (wall s), each with its reason; the measured values are in the README, "Two computers".
@@ -95,14 +101,17 @@ class Lines:
         return time.time()
 
 
-def _scenario(run, out: Path, seed: int = 0) -> FaultOutcome:
-    """`run(hosts, cell)` inside fresh namespaces and a fresh cell, with the traffic check."""
+def _scenario(run, out: Path, seed: int = 0, expected_exits: tuple[str, ...] = ()) -> FaultOutcome:
+    """`run(hosts, cell)` inside fresh namespaces and a fresh cell, with the traffic check. A
+    bringup "exited with code" line counts against it unless it names one of `expected_exits`
+    (a node the scenario kills on purpose, e.g. "[arm_server")."""
     domain = pick_free_domain_id()
     with TrafficWatch(domain) as watch:
         with TwoHosts() as hosts, SplitCell(hosts, out, domain, seed=seed) as cell:
             outcome = run(hosts, cell)
             alive = {h: cell.alive(h) for h in ("robot", "task")}
-            exits = cell.exits("robot") + cell.exits("task")
+            exits = [line for line in cell.exits("robot") + cell.exits("task")
+                     if not any(line.startswith(node) for node in expected_exits)]
     leaked = watch.report.dds_packets + watch.report.subnet_packets if watch.report else 0
     outcome.numbers.update(processes_alive=alive, exits=exits, leaked_packets=leaked)
     outcome.ok &= all(alive.values()) and not exits and leaked == 0
@@ -243,4 +252,53 @@ def robot_restart(out: Path, seed: int = 0) -> FaultOutcome:
     return _scenario(run, out)
 
 
-SCENARIOS = {"link_blip": link_blip, "link_lost": link_lost, "robot_restart": robot_restart}
+# ---- a server killed mid-goal and respawned by bringup ------------------------------------------
+SLOW_AWAY_GOAL = ("{joint_names: [panda_joint1, panda_joint2, panda_joint3, panda_joint4, panda_joint5, panda_joint6, "
+                  "panda_joint7], positions: [0.9, -0.3, 0.4, -2.0, 0.3, 1.9, 1.2], velocity_scaling: 0.1}")
+# the respawned server's first line -> send-goal's end: discovery of the new server's status
+# publisher by send-goal (the sign that another server answers now; 0.5-3 s here under load),
+# GoalWatch's period (0.5 s) and the result request it then sends (answered at once: unknown goal)
+NOTICE_RESPAWN_BOUND_S = 4.0
+RESPAWN_BOUND_S = 15.0   # the kill -> send-goal's end: the above + respawn_delay 2 s + the server's start-up
+
+
+def server_respawned(out: Path, seed: int = 0) -> FaultOutcome:
+    def run(hosts: TwoHosts, cell: SplitCell) -> FaultOutcome:
+        goal = Lines(cell.start_cli("send-goal", "/move_to_joints", "robot_tasks_interfaces/action/MoveToJoints",
+                                    SLOW_AWAY_GOAL, "--timeout", "40"))
+        goal.wait_for("goal accepted", 30.0)
+        time.sleep(2.0)
+        killed_pid = cell.kill_node("task", "arm_server")
+        killed = time.time()
+        ended = goal.ended(40.0)
+        said = "\n".join(line for _, line in goal.lines)
+        took = round((ended or float("inf")) - killed, 2)
+        code = goal.process.returncode
+        log = cell.logs["task"].read_text(errors="replace")
+        respawned = "respawned" in log
+        after = log.split("bringup: respawned", 1)[-1] if respawned else ""
+        first = next((m for m in (STAMPED.search(line) for line in after.splitlines()
+                                  if line.startswith("[arm_server")) if m), None)
+        noticed = round(ended - float(first.group(1)), 2) if first and ended else None
+        again_code, again_out, again_s = cell.cli("send-goal", *MOVE_TO_JOINTS, "--timeout", "60",
+                                                  "--server-timeout", "30", timeout=120)
+        ok = (code == 1 and "server lost" in said and took < RESPAWN_BOUND_S and respawned
+              and noticed is not None and noticed < NOTICE_RESPAWN_BOUND_S and again_code == 0)
+        return FaultOutcome(ok, (
+            f"arm_server (pid {killed_pid}) SIGKILLed 2 s into a MoveToJoints goal: send-goal exit {code} "
+            f"{took} s after the kill, {noticed} s after the respawned server's first line ({_last_error(said)}); "
+            f"bringup respawned it: {respawned}; the next goal "
+            f"{'SUCCEEDED' if again_code == 0 else 'exit ' + str(again_code) + ' ' + again_out.strip()[-200:]} "
+            f"in {again_s:.1f} s"),
+            {"ended_s": took, "bound_s": RESPAWN_BOUND_S, "noticed_s": noticed, "notice_bound_s": NOTICE_RESPAWN_BOUND_S,
+             "exit_code": code, "respawned": respawned, "next_goal_code": again_code})
+    return _scenario(run, out, expected_exits=("[arm_server",))
+
+
+def _last_error(text: str) -> str:
+    errors = [line for line in text.splitlines() if "error" in line]
+    return errors[-1][-160:] if errors else text.strip()[-160:]
+
+
+SCENARIOS = {"link_blip": link_blip, "link_lost": link_lost, "robot_restart": robot_restart,
+             "server_respawned": server_respawned}

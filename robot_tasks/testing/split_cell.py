@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from robot_tasks.testing.netns import TwoHosts, stop_process
+from robot_tasks.testing.procfs import command_line, descendants
 from robot_tasks.testing.split_stacking import SIM_READY, bringup_argv, cli, wait_for_line
 from robot_tasks.testing.two_host_dds import REPO_ROOT, two_host_environment
 
@@ -86,6 +87,15 @@ class SplitCell:
         self.logs[host] = self.out / f"{host}_bringup{suffix}.log"
         with open(self.logs[host], "w") as log:            # the child keeps its own copy
             self.bringups[host] = self.hosts.popen(host, argv, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def kill_node(self, host: str, node: str) -> int:
+        """SIGKILL the process of `node` under `host`'s bringup (which may respawn it); its pid."""
+        pids = [pid for pid in descendants(self.bringups[host].pid)
+                if f"robot_tasks.nodes.{node}" in command_line(pid)]
+        if len(pids) != 1:
+            raise RuntimeError(f"expected one {node} process under the {host} bringup, found {pids}")
+        os.kill(pids[0], signal.SIGKILL)
+        return pids[0]
 
     # ---- commands on the task host ---------------------------------------------------------
     def cli(self, *args: str, timeout: float = 120.0) -> tuple[int | None, str, float]:

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from robot_tasks.testing.link_faults import NOTICE_BOUND_S, link_blip, link_lost, robot_restart
+from robot_tasks.testing.link_faults import NOTICE_BOUND_S, link_blip, link_lost, robot_restart, server_respawned
 from robot_tasks.testing.netns import unavailable_reason
 
 NETNS_MISSING = unavailable_reason()
@@ -48,3 +48,14 @@ def test_robot_computer_killed_and_booted_again(tmp_path):
     outcome = robot_restart(tmp_path)
     _show(outcome)
     assert outcome.ok, outcome.what
+
+
+def test_a_server_killed_mid_goal_and_respawned_by_bringup(tmp_path):
+    """Issue 31, item 4: send-goal used to wait its whole timeout for a goal the respawned
+    server never knew; it must end "server lost" within seconds, and the next goal succeed."""
+    outcome = server_respawned(tmp_path)
+    _show(outcome)
+    assert outcome.ok, outcome.what
+    numbers = outcome.numbers
+    assert numbers["respawned"] and numbers["ended_s"] < numbers["bound_s"]
+    assert numbers["noticed_s"] < numbers["notice_bound_s"]
