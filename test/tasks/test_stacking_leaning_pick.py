@@ -31,7 +31,7 @@ from robot_tasks.perception.geometry import quat_from_matrix
 from robot_tasks.sim import JointTrajectory, TrajectoryPoint, World
 from robot_tasks.sim.scenes.common import TABLE_TOP_Z
 from robot_tasks.tasks import stacking_plan as plan
-from robot_tasks.tasks.world_view import seen_by_label
+from robot_tasks.tasks.world_view import axes_of_quaternion, seen_by_label
 
 pytestmark = pytest.mark.sim
 
@@ -112,15 +112,15 @@ class Arm:
         self.world.step(int((duration + 0.3) / self.world.time_step))
 
 
-def leaning_scene(world, tilt_deg_: float, heading_deg: float):
+def leaning_scene(world, lean_deg: float, heading_deg: float):
     """The red cube leaning on the blue one, green and yellow level out of the way; settled."""
     put(world, "blue_cube", [*BLUE_XY, TABLE_TOP_Z + HALF], p.getQuaternionFromEuler([0, 0, math.radians(heading_deg)]))
     put(world, "green_cube", [0.38, -0.28, TABLE_TOP_Z + HALF])
     put(world, "yellow_cube", [*YELLOW_XY, TABLE_TOP_Z + HALF])
-    put(world, "red_cube", *lean_against(BLUE_XY, math.radians(tilt_deg_), math.radians(heading_deg)))
+    put(world, "red_cube", *lean_against(BLUE_XY, math.radians(lean_deg), math.radians(heading_deg)))
     world.step(240)
     red = world.object_state("red_cube")
-    assert tilt_deg(red.orientation) == pytest.approx(tilt_deg_, abs=2.0), "the cube did not stay leaning"
+    assert tilt_deg(red.orientation) == pytest.approx(lean_deg, abs=2.0), "the cube did not stay leaning"
     return red
 
 
@@ -180,11 +180,10 @@ def test_straight_down_across_the_tilt_axis_holds_the_cube_but_keeps_it_tilted()
         seen, layout = decide(world)
         cube = seen["red_cube"]
         tipped = plan.pick_targets(layout, cube)
-        # the same grasp line, but the hand straight down: the tipped hand's yaw about world z
+        # the same closing line (the tool's y axis), but the hand straight down
         grasp = tipped["grasp_pose"]
-        closing_x = 2 * (grasp["qx"] * grasp["qy"] - grasp["qw"] * grasp["qz"])
-        closing_y = 1 - 2 * (grasp["qx"] ** 2 + grasp["qz"] ** 2)
-        yaw = math.atan2(closing_x, -closing_y)
+        closing = axes_of_quaternion(grasp["qx"], grasp["qy"], grasp["qz"], grasp["qw"])[1]
+        yaw = math.atan2(closing[0], -closing[1])
         x, y, z = cube.position
         straight = {"pregrasp_pose": plan.top_down_pose((x, y, z + 0.10), yaw),
                     "grasp_pose": plan.top_down_pose((x, y, z), yaw)}
