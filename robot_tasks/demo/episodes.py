@@ -12,6 +12,10 @@ robot's computer and the task's (robot_tasks.testing.split_stacking), and checks
 that no packet of it reached this machine's own interfaces. A disturbance is sent from the
 task host as the demo sends it (robot_tasks.testing.remote_disturb): drag, the one the
 two-host runs are asked for.
+
+`--reuse-nodes` (issue 37: 3) starts the node set once for all the episodes of the run and
+resets the scene with each episode's seed (robot_tasks/demo/node_set.py: what is reset,
+and when the set is restarted instead); bench/episode_reuse.py measures what it saves.
 """
 from __future__ import annotations
 
@@ -21,9 +25,11 @@ import signal
 import statistics
 import sys
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 
 from robot_tasks.demo.franka_stacking import STACKING
+from robot_tasks.demo.node_set import SharedNodes
 from robot_tasks.demo.runner import DemoOptions, run_demo
 
 MODES = (None, "drag", "drop", "knock")
@@ -43,25 +49,35 @@ ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins", "franka_pyramid
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
                  say=print, stop: threading.Event | None = None, task=STACKING, timeout: float = 900.0,
-                 seed_major: bool = False) -> dict:
+                 seed_major: bool = False, reuse_nodes: bool = False) -> dict:
     """{mode: {"runs": [...per-episode summaries...]}} after running every (mode, seed):
     every seed of one mode before the next mode, or with `seed_major` every mode of one
     seed before the next seed (a bench stopped early then still reports each mode).
-    When `stop` is set (Ctrl-C), the interrupted episode is left out and no more run."""
+    When `stop` is set (Ctrl-C), the interrupted episode is left out and no more run.
+    `reuse_nodes`: every episode on one node set, reset between episodes (the disturbance
+    is the demo's doing, so one set serves every mode)."""
     results: dict = {mode or "none": {"runs": []} for mode in modes}
     order = ([(mode, seed) for seed in seeds for mode in modes] if seed_major
              else [(mode, seed) for mode in modes for seed in seeds])
+    shared = SharedNodes(DemoOptions(task=task, seed=seeds[0] if seeds else 0, out=out, rtf=rtf),
+                         say=lambda _line: None) if reuse_nodes else nullcontext()
+    with shared as nodes:
+        _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes)
+    return results
+
+
+def _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes) -> None:
     for mode, seed in order:
         runs = results[mode or "none"]["runs"]
         folder = out / (mode or "none")
         try:
             code = run_demo(DemoOptions(task=task, seed=seed, disturb=mode, out=folder, rtf=rtf, timeout=timeout),
-                            say=lambda _line: None)
+                            say=lambda _line: None, nodes=nodes)
         except KeyboardInterrupt:
             code = None
         if code is None or (stop is not None and stop.is_set()):
             say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
-            return results
+            return
         report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
         report = json.loads(report_path.read_text())
         items = report.get(ITEMS.get(task.name, ""), [])
@@ -71,7 +87,6 @@ def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), 
         say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
             f"{runs[-1]['items_ok']}/{runs[-1]['items']} {ITEMS.get(task.name, 'items')} ok, "
             f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
-    return results
 
 
 TWO_HOST_MODES = (None, "drag")
@@ -146,6 +161,8 @@ def main(argv=None) -> int:
                         help="franka_stacking split over two network namespaces (root); modes none, drag")
     parser.add_argument("--seed-major", action="store_true",
                         help="every mode of a seed before the next seed (stopped early, each mode still reported)")
+    parser.add_argument("--reuse-nodes", action="store_true",
+                        help="start the nodes once and reset the scene between episodes (issue 37: 3)")
     args = parser.parse_args(argv)
     from robot_tasks.commands.demo import demo_task
     task = demo_task(args.task)
@@ -175,7 +192,8 @@ def main(argv=None) -> int:
         (args.out / "summary.json").write_text(json.dumps(results, indent=1))
         return 0
     results = run_episodes(seeds, modes, args.out, args.rtf,
-                           stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major)
+                           stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major,
+                           reuse_nodes=args.reuse_nodes)
     print(summary_table(results, TARGETS.get(task.name, TARGET_PERCENT)))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0

@@ -159,6 +159,7 @@ class RunState:
     phase_windows: dict = field(default_factory=dict)  # phase -> [start, end] sim s (RUNNING -> SUCCESS)
     named_frames: dict = field(default_factory=dict)   # image stem -> RGB array (task.images)
     follower: object = None                         # the task's `follow` object, if any
+    goal_future: object = None                      # the ExecuteTree goal's send future, once sent
 
 
 class RunWatcher:
@@ -298,20 +299,27 @@ class RunWatcher:
         return pixels is not None
 
 
-def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
-    """Run one demo episode; return 0 when the task's ground-truth grade is all correct, else 1."""
+def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=None) -> int:
+    """Run one demo episode; return 0 when the task's ground-truth grade is all correct, else 1.
+    `nodes`: a robot_tasks.demo.node_set.SharedNodes to run on (its scene reset with this
+    seed) instead of starting and stopping a node set of the episode's own."""
     task = options.task
     sim_overrides = {"seed": options.seed, "real_time_factor": options.rtf,
                      **(task.scene_overrides(options) if task.scene_overrides else {})}
     object_part = f"_{options.pick_object}" if options.pick_object else ""
-    run = prepare_run(options.config or task.config, options.out,
-                      f"{task.name}{object_part}_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}",
-                      {"sim": sim_overrides}, foxglove=options.foxglove, gui=options.gui)
-    run_dir = run.folder
+    folder_name = f"{task.name}{object_part}_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}"
+    run = None
+    if nodes is None:
+        run = prepare_run(options.config or task.config, options.out, folder_name,
+                          {"sim": sim_overrides}, foxglove=options.foxglove, gui=options.gui)
+        run_dir = run.folder
+    else:
+        run_dir = Path(options.out) / folder_name
+        run_dir.mkdir(parents=True, exist_ok=True)
     rule = task.make_rule(options.disturb) if options.disturb else None
     state = RunState(follower=task.follow() if task.follow else None)
     report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
-              "real_time_factor": options.rtf, "ros_domain_id": run.domain, "success": False}
+              "real_time_factor": options.rtf, "ros_domain_id": run.domain if run else None, "success": False}
     say(f"demo: run folder {run_dir}")
     if options.foxglove:
         say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
@@ -324,10 +332,13 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print) -> int:
         watchers.append(RunWatcher(task, state, status_log, options, run_dir))
         return watchers[-1]
 
-    result = run_with_nodes(
-        run, report, make_watcher,
-        lambda watcher, supervisor: _run_goal(watcher, supervisor, rule, state, options, say, report),
-        say, starting=f" (seed {options.seed})")
+    def body(watcher, supervisor):
+        return _run_goal(watcher, supervisor, rule, state, options, say, report)
+
+    if nodes is None:
+        result = run_with_nodes(run, report, make_watcher, body, say, starting=f" (seed {options.seed})")
+    else:
+        result = nodes.run_episode(options.seed, run_dir, report, make_watcher, body, say)
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
     with state.lock:
         poses, first_poses = dict(state.poses), dict(state.first_poses)
@@ -414,7 +425,12 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             time.sleep(0.2)
     payload = task.payload(options) if task.payload else {}
     goal = watcher.ExecuteTree.Goal(target_tree=task.tree_id, payload=json.dumps(payload) if payload else "")
-    goal_future = watcher.execute.send_goal_async(goal)
+    # the run's sim time starts from the watcher's /clock: a watcher made just now may not have one yet
+    clock_deadline = time.monotonic() + options.startup_timeout
+    while state.sim_time == 0.0 and time.monotonic() < clock_deadline:
+        check_nodes(supervisor, report)
+        time.sleep(0.05)
+    goal_future = state.goal_future = watcher.execute.send_goal_async(goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
     say(f"demo: running {options.task.tree_id}")
     result_future = perturb_future = None

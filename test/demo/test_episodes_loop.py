@@ -11,7 +11,7 @@ from robot_tasks.demo import episodes
 def fake_run_demo(outcomes, stop=None, stop_after=None):
     calls = []
 
-    def run(options, say):
+    def run(options, say, nodes=None):
         calls.append((options.disturb, options.seed))
         folder = options.out / f"franka_stacking_seed{options.seed}_{options.disturb or 'none'}_x"
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,104 @@
+"""Episodes on one node set (issue 37: 3): a failed episode leaks nothing into the next.
+
+Real processes over loopback DDS at real-time factor 0. On one SharedNodes set, a stacking
+episode is given up mid-motion (a 4 s timeout: its tree is cancelled while the arm moves
+and the gripper may hold a cube), then the next seed runs on the same nodes after a
+reset_scene. That episode must be graded exactly as the same seed on fresh nodes is.
+An episode that leaves doubt (here: a node died) gets a fresh node set for the next one.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+FAILED_SEED, SEED = 2, 3
+
+
+def report_of(out: Path, seed: int) -> dict:
+    (path,) = out.glob(f"franka_stacking_seed{seed}_*/report.json")
+    return json.loads(path.read_text())
+
+
+def graded(report: dict) -> tuple:
+    return report["success"], [(c["cube"], c["ok"]) for c in report["cubes"]]
+
+
+@pytest.mark.ros
+@pytest.mark.sim
+@pytest.mark.slow
+def test_an_episode_given_up_mid_motion_leaks_nothing_into_the_next(tmp_path):
+    from robot_tasks.demo.franka_stacking import STACKING
+    from robot_tasks.demo.node_set import SharedNodes
+    from robot_tasks.demo.runner import DemoOptions, run_demo
+
+    environment = dict(os.environ)       # run_demo puts this process on the run's DDS domain
+    lines = []
+    try:
+        with SharedNodes(DemoOptions(task=STACKING, seed=FAILED_SEED, out=tmp_path / "reused", rtf=0.0),
+                         say=lines.append) as nodes:
+            failed = run_demo(DemoOptions(task=STACKING, seed=FAILED_SEED, out=tmp_path / "reused", rtf=0.0,
+                                          timeout=4.0), say=lines.append, nodes=nodes)
+            reused = run_demo(DemoOptions(task=STACKING, seed=SEED, out=tmp_path / "reused", rtf=0.0,
+                                          timeout=300.0), say=lines.append, nodes=nodes)
+        fresh = run_demo(DemoOptions(task=STACKING, seed=SEED, out=tmp_path / "fresh", rtf=0.0, timeout=300.0),
+                         say=lines.append)
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
+    log = "\n".join(lines[-60:])
+    first, second = report_of(tmp_path / "reused", FAILED_SEED), report_of(tmp_path / "reused", SEED)
+    assert failed == 1 and first["error"].startswith("timed out"), log
+    assert first.get("cancelled") == "IDLE", log     # the tree ended by the cancel: its leaves were halted
+    assert second["node_set"]["start"] == 1 and second["node_set"]["episodes_before"] == 1, log
+    fresh_report = report_of(tmp_path / "fresh", SEED)
+    assert reused == fresh == 0, log
+    assert graded(second) == graded(fresh_report), log
+    # the episode's run folder is complete, as a fresh run's: its own .btlog and recording
+    folder = next((tmp_path / "reused").glob(f"franka_stacking_seed{SEED}_*"))
+    assert (folder / second["btlog"]).exists() and (folder / second["replay"]).exists()
+    assert "release IDLE -> RUNNING" in (folder / "tree_status.log").read_text()
+
+
+class FakeSupervisor:
+    def __init__(self, exits=None):
+        self.exits = exits
+
+    def first_exit(self):
+        return self.exits
+
+
+def test_a_node_that_died_gets_the_next_episode_a_fresh_node_set(tmp_path, monkeypatch):
+    """The set's own logic, with its processes and ROS replaced by stand-ins."""
+    from types import SimpleNamespace
+
+    from robot_tasks.demo.node_set import SharedNodes
+
+    nodes = SharedNodes(options=None, say=lambda _line: None)
+    started, resets = [], []
+
+    def start():
+        nodes.starts += 1
+        started.append(nodes.starts)
+        nodes.run = SimpleNamespace(domain=7, folder=tmp_path)
+        nodes.supervisor = FakeSupervisor(("sim", -9) if nodes.starts == 1 else None)
+        nodes.episodes_on_set, nodes.stale = 0, False
+
+    monkeypatch.setattr(nodes, "start", start)
+    def close():
+        nodes.supervisor = None
+        return {"sim": -9}
+
+    monkeypatch.setattr(nodes, "close", close)
+    monkeypatch.setattr(nodes, "_reset", resets.append)
+    watcher = SimpleNamespace(close=lambda: None)
+    body = lambda _watcher, _supervisor: {"node_status": "SUCCESS"}
+    first, second = {}, {}
+    assert nodes.run_episode(1, tmp_path, first, lambda _log: watcher, body, lambda _l: None) is None
+    assert "node 'sim' exited with code -9" in first["error"] and nodes.stale
+    assert nodes.run_episode(2, tmp_path, second, lambda _log: watcher, body, lambda _l: None) == \
+        {"node_status": "SUCCESS"}
+    assert started == [1, 2] and resets == [2] and second["node_set_restarted"] == {"exit_codes": {"sim": -9}}
+    assert second["node_set"] == {"folder": str(tmp_path), "start": 2, "episodes_before": 0}
