@@ -16,17 +16,25 @@ without the response, with a handle made from the id alone:
   that knows the goal holds that request until the goal ends (rclpy's ActionServer and
   rclcpp_action's both do), then answers with the result. A server that does not know it --
   it never got the goal, or rejected it (a rejected goal is not kept) -- answers at once, with
-  STATUS_UNKNOWN. So a probe that is still unanswered after a round trip's grace means the
-  goal is held; the probe's future then *is* the goal's result request, and the client
-  follows the goal as if the response had come.
+  STATUS_UNKNOWN.
+
+An unanswered request alone proves nothing: a server whose executor is busy (a slow goal
+callback) answers nothing at all. So each probe is a pair, sent back to back on the same
+result service: first for our goal, then for a random id nobody used (the control). The
+server takes requests from one client in order, so once the control has been answered
+"unknown", our request was looked at before it: still unanswered, the server holds it -- it
+has the goal -- and the probe's future *is* the goal's result request; the client follows the
+goal as if the response had come. Both unanswered: undecided (the client's own deadline
+applies, as without the probe).
 
 By then the server has matched the client (it received its requests long ago), so the
-probe's answer is not lost the way the first response was.
+probes' answers are not lost the way the first response was.
 """
 from __future__ import annotations
 
+import uuid
+
 PROBE_AFTER_S = 1.0   # s without a goal response before the first probe (a normal answer takes ms)
-GRACE_S = 0.5         # s a probe may take to be answered "unknown"; still unanswered: the goal is held
 
 
 def handle_for_id(client, action_type, goal_id):
@@ -54,38 +62,37 @@ def is_unknown_goal(result_future) -> bool:
 class LateAcceptance:
     """Was goal `goal_id`, sent at `sent_at` and still without a response, accepted anyway?
 
-    Call `check(now)` while waiting for the response. It sends a result request for the goal
-    (a probe) once `probe_after_s` have passed, and returns `(handle, result_future)` when the
-    server has the goal: the probe is still unanswered `grace_s` after it was sent (the server
-    holds it: the goal runs), or it was answered with the goal's end. An "unknown" answer means
-    not (yet): the next probe follows `probe_after_s` later. None while undecided.
+    Call `check(now)` while waiting for the response. Once `probe_after_s` have passed it sends
+    a probe (our goal's result request, then a control's; module docstring) and returns
+    `(handle, result_future)` when the server has the goal: our request was answered with the
+    goal's end, or the control was answered "unknown" while ours is still held. Ours answered
+    "unknown" means not (yet): the next probe follows `probe_after_s` later. None while
+    undecided.
     """
 
-    def __init__(self, client, action_type, goal_id, sent_at: float,
-                 probe_after_s: float = PROBE_AFTER_S, grace_s: float = GRACE_S):
+    def __init__(self, client, action_type, goal_id, sent_at: float, probe_after_s: float = PROBE_AFTER_S):
+        self.client, self.action_type = client, action_type
         self.handle = handle_for_id(client, action_type, goal_id)
-        self.probe_after_s, self.grace_s = float(probe_after_s), float(grace_s)
+        self.probe_after_s = float(probe_after_s)
         self._next_probe = sent_at + self.probe_after_s
-        self._probe = None
-        self._probe_sent_at = 0.0
+        self._ours = self._control = None
         self.probes = 0
 
-    @property
-    def probing(self) -> bool:
-        """A probe is out and not answered yet (wait for `check` to decide)."""
-        return self._probe is not None and not self._probe.done()
-
     def check(self, now: float):
-        if self._probe is None:
+        from unique_identifier_msgs.msg import UUID
+
+        if self._ours is None:
             if now >= self._next_probe:
-                self._probe, self._probe_sent_at = self.handle.get_result_async(), now
+                self._ours = self.handle.get_result_async()          # sent first: looked at first
+                nobody = UUID(uuid=list(uuid.uuid4().bytes))
+                self._control = handle_for_id(self.client, self.action_type, nobody).get_result_async()
                 self.probes += 1
             return None
-        if self._probe.done():
-            if self._probe.exception() is None and not is_unknown_goal(self._probe):
-                return self.handle, self._probe          # it already ended: this is its result
-            self._probe, self._next_probe = None, now + self.probe_after_s
+        if self._ours.done():
+            if self._ours.exception() is None and not is_unknown_goal(self._ours):
+                return self.handle, self._ours                      # it already ended: this is its result
+            self._ours, self._next_probe = None, now + self.probe_after_s
             return None
-        if now - self._probe_sent_at >= self.grace_s:
-            return self.handle, self._probe              # held by the server: the goal runs
+        if is_unknown_goal(self._control):
+            return self.handle, self._ours                          # held by the server: the goal runs
         return None

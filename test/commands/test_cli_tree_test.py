@@ -40,9 +40,9 @@ def test_ur10_flip_routing_prints_every_transition_and_succeeds(tmp_path):
                  "--blackboard", init)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("mocked: 74 of 164 nodes, by 12 rules")
+    assert lines[0].startswith("mocked: 79 of 174 nodes, by 13 rules")
     assert lines[1].split() == ["0.000", "ur10_palletizing", "IDLE", "->", "RUNNING"]
-    assert any(line.split()[1:] == ["FlipBin::61/flipping", "RUNNING", "->", "SUCCESS"] for line in lines)
+    assert any(line.split()[1:] == ["FlipBin::71/flipping", "RUNNING", "->", "SUCCESS"] for line in lines)
     assert lines[-1].startswith("result: SUCCESS after ")
 
 

@@ -149,7 +149,9 @@ def test_a_path_failing_the_re_check_is_planned_again(scene, monkeypatch):
     monkeypatch.setattr(planning, "first_invalid_state", fail_the_first_planned_path)
     around = planning.plan_joint_path(checker, q_start, q_goal, time_limit=20.0)
     assert around.success and around.reason == "planned", around.reason
-    assert len(calls) == 3
+    # the direct path, the failed plan, then fresh plans until one passes its own re-check (the
+    # next one usually does; under load a fresh RRT-Connect path can fail it too: seen once)
+    assert 3 <= len(calls) <= 1 + planning.RECHECK_ATTEMPTS, calls
     monkeypatch.setattr(planning, "first_invalid_state", lambda chk, path, step=0.01: np.asarray(path[-1]))
     failed = planning.plan_joint_path(checker, q_start, q_goal, time_limit=20.0)
     assert not failed.success and failed.reason.endswith(f"({planning.RECHECK_ATTEMPTS} attempts)"), failed.reason

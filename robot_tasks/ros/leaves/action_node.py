@@ -13,9 +13,10 @@ status (:meth:`on_result`); this base does the talking, without ever blocking:
   robot_tasks/ros/goal_watch.py) that the server which accepted the goal is still the one
   serving it: a server killed and restarted under the same name no longer knows the goal.
 - a lost goal response (robot_tasks/ros/goal_by_id.py): halfway through ``server_timeout``
-  without an answer, ask the server for the goal's result by the goal's id; a server that
-  holds that request has the goal, and the leaf follows it as if the response had come.
-  Otherwise the leaf fails with SEND_GOAL_TIMEOUT and cancels the goal by its id.
+  without an answer, ask the server for the goal's result by the goal's id (and, as a
+  control, for an id nobody used); a server that holds our request while it answered the
+  control has the goal, and the leaf follows it as if the response had come. Otherwise, at
+  ``server_timeout``, the leaf fails with SEND_GOAL_TIMEOUT and cancels the goal by its id.
 - ``halt``: cancel the goal (also one whose acceptance is still in flight).
 - a lost result: once the goal's status topic says the goal has ended but no result
   arrived within ``RESULT_RETRY_S``, ask for the result again (get_result is
@@ -223,7 +224,7 @@ class RosActionNode(StatefulActionNode):
         self._phase = "sending"
         self._deadline = now + self._server_timeout
         self._late = LateAcceptance(self._client, self.action_type, self._goal_id, sent_at=now,
-                                    probe_after_s=self._server_timeout / 2, grace_s=self._server_timeout / 4)
+                                    probe_after_s=self._server_timeout / 2)
         return NodeStatus.RUNNING
 
     def _store_feedback(self, feedback_message, generation: int) -> None:
@@ -236,7 +237,7 @@ class RosActionNode(StatefulActionNode):
             adopted = self._late.check(now)
             if adopted is not None:
                 return self._follow_unanswered_goal(*adopted, now=now)
-            if now >= self._deadline and not self._late.probing:
+            if now >= self._deadline:
                 self._goal_future = None
                 future.add_done_callback(_cancel_late_goal)  # if it arrives after all, cancel it
                 # the server may have accepted it and only the response was lost (Fast DDS drops

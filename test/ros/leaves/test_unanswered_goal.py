@@ -44,16 +44,26 @@ class SilentServerClient:
         return Future()
 
     def _get_result_async(self, handle):           # what ClientGoalHandle.get_result_async calls
-        future = Future()
-        self.result_requests.append((bytes(handle.goal_id.uuid), future))
-        if not self.knows_goal:
+        future, goal_id = Future(), bytes(handle.goal_id.uuid)
+        self.result_requests.append((goal_id, future))
+        if not (self.knows_goal and goal_id in self.sent_ids):    # a goal the server does not have
             future.set_result(GetResult(status=GoalStatus.STATUS_UNKNOWN))
         return future
 
     def finish_goal(self) -> None:
         result = MoveToJoints.Result(error_code=MoveToJoints.Result.SUCCESS, message="reached")
         for _goal_id, future in self.result_requests:
-            future.set_result(GetResult(status=GoalStatus.STATUS_SUCCEEDED, result=result))
+            if not future.done():
+                future.set_result(GetResult(status=GoalStatus.STATUS_SUCCEEDED, result=result))
+
+
+class BusyServerClient(SilentServerClient):
+    """Its server's executor is stuck (a slow goal callback): no request is answered at all."""
+
+    def _get_result_async(self, handle):
+        future = Future()
+        self.result_requests.append((bytes(handle.goal_id.uuid), future))
+        return future
 
 
 class QuietNode:
@@ -98,8 +108,9 @@ def test_a_goal_without_response_is_cancelled_by_its_id_when_the_leaf_gives_up()
     status = tick_until(leaf, done=lambda: False)
     assert status is NodeStatus.FAILURE and "SEND_GOAL_TIMEOUT" in leaf.last_error
     assert len(client.sent_ids) == 1 and len(client.sent_ids[0]) == 16
-    # it asked whether the server had the goal, by the goal's id, and heard "unknown"
-    assert client.result_requests and {goal_id for goal_id, _ in client.result_requests} == set(client.sent_ids)
+    # it asked whether the server had the goal, by the goal's id (then a control's), and heard "unknown"
+    asked = [goal_id for goal_id, _ in client.result_requests]
+    assert asked[0] == client.sent_ids[0] and asked[1] not in client.sent_ids
     assert client.cancelled_ids == client.sent_ids     # the very goal it sent, by its id
 
 
@@ -109,7 +120,18 @@ def test_a_goal_without_response_that_the_server_holds_is_followed_to_its_result
     # well past server_timeout: the leaf has adopted the goal instead of failing
     status = tick_until(leaf, done=lambda: False, seconds=0.6)
     assert status is NodeStatus.RUNNING, leaf.last_error
-    assert [goal_id for goal_id, _ in client.result_requests] == client.sent_ids
+    ours = [goal_id for goal_id, _ in client.result_requests if goal_id in client.sent_ids]
+    assert ours == client.sent_ids and len(client.result_requests) == 2     # ours and the control
     client.finish_goal()
     assert leaf.execute_tick() is NodeStatus.SUCCESS, leaf.last_error
     assert client.cancelled_ids == []
+
+
+def test_a_server_too_busy_to_answer_anything_is_not_taken_to_have_the_goal():
+    """Neither our request nor the control is answered: undecided, so the leaf keeps its
+    deadline and fails as without the probe (the goal is cancelled by its id)."""
+    client = BusyServerClient(knows_goal=True)
+    leaf = move_leaf(client, server_timeout_ms=200)
+    status = tick_until(leaf, done=lambda: False, seconds=2.0)
+    assert status is NodeStatus.FAILURE and "SEND_GOAL_TIMEOUT" in leaf.last_error
+    assert len(client.result_requests) == 2 and client.cancelled_ids == client.sent_ids
