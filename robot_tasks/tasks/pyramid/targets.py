@@ -32,6 +32,13 @@ from typing import Sequence
 from robot_tasks.tasks.world_view import Vec3
 
 TABLE_Z = 0.625
+OFF_TABLE_BELOW = 0.02         # m under the table top: a cube centre that low has fallen off the table
+
+
+def fell_off_table(position: Vec3, table_z: float = TABLE_Z) -> bool:
+    """A cube resting on the table has its centre half a cube above the top; one seen with
+    its centre below the top has fallen off (onto the floor): no arm of the cell reaches it."""
+    return position[2] < table_z - OFF_TABLE_BELOW
 
 
 @dataclass(frozen=True)

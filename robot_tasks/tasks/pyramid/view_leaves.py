@@ -89,7 +89,9 @@ def rotate_about_z(pose: dict, yaw: float, offset) -> dict:
 
 class PickPoses(SyncActionNode):
     """approach / grasp / lift poses of `cube` as seen now, and `picked_from` (where it
-    was seen) for CubeUnmoved. FAILURE when the cube is not seen.
+    was seen) for CubeUnmoved. FAILURE when the cube is not seen, or is seen below the
+    table top (it fell off the table: no pose of the arm reaches it, and restaging above it
+    would be tried forever).
 
     `grasp_turn` turns the grip from the robot's forward direction: with the default 0
     a Panda's fingers close across its forward axis, i.e. across the pyramid's rows,
@@ -110,6 +112,10 @@ class PickPoses(SyncActionNode):
         seen = seen_of(self)
         cube = seen.get(name)
         if cube is None:
+            return FAILURE
+        if geo.fell_off_table(cube.position):
+            LOG.warning("%s: %s lies at (%.3f, %.3f, %.3f), below the table top: it fell off the table, "
+                        "out of reach", self.full_path, name, *cube.position)
             return FAILURE
         others = [s.position for label, s in seen.items() if label != name]
         poses = geo.pick_targets(cube.position, cube.yaw, self.get_input("base_yaw") + self.get_input("grasp_turn"),

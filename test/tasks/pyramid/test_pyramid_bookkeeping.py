@@ -264,3 +264,27 @@ def test_the_in_hand_offset_keeps_nothing_along_the_fingers_closing_axis():
     assert offset[0] * turned[0] + offset[1] * turned[1] == pytest.approx(0.0, abs=1e-12)
     assert offset[2] == pytest.approx(-0.01)
     assert geo.in_hand_offset((0.6, 0.0, 1.0), tool, closing=closing) == (0.0, 0.0, 0.0)
+
+
+def test_a_cube_below_the_table_top_fell_off_and_gets_no_pick_poses():
+    """Pyramid bench, drop seed 0: a dropped cube bounced onto the floor (seen at z 0.025) and
+    panda_2 tried to restage above it for 20 minutes (no IK solution, 7040 tries)."""
+    from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
+    from robot_tasks.tasks import register_nodes
+
+    assert not geo.fell_off_table((0.5, 0.3, geo.TABLE_Z + 0.025))      # resting on the table
+    assert geo.fell_off_table((0.7, 0.42, 0.025))                        # on the floor
+    factory = BehaviorTreeFactory()
+    register_nodes(factory)
+    tree = factory.create_tree_from_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="T"><PickPoses cube="b0" detections="{detections}" base_yaw="0" '
+        'approach_pose="{a}" grasp_pose="{g}" lift_pose="{l}" picked_from="{p}"/></BehaviorTree></root>')
+
+    def detections(z):
+        return [{"label": "b0", "id": "b0", "pose": {"position": {"x": 0.6, "y": 0.4, "z": z},
+                                                     "orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0}}}]
+
+    tree.root_blackboard.set("detections", detections(geo.TABLE_Z + 0.025))
+    assert tree.tick_once() is NodeStatus.SUCCESS
+    tree.root_blackboard.set("detections", detections(0.025))
+    assert tree.tick_once() is NodeStatus.FAILURE
