@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from paths import REPO
+from paths import REPO, SUPPORT
 import yaml
 
 from robot_tasks.testing.harness import (RosTestNode, fastdds_segments,
@@ -33,6 +33,7 @@ ONLY_SIM = ["--skip", "arm_server", "--skip", "gripper_server", "--skip", "perce
             "--skip", "tree_executor", "--skip", "state_publisher", "--no-peer-watch"]
 WHAT_VIEWERS_NEED = ["--skip", "arm_server", "--skip", "gripper_server"]
 FOXGLOVE_LAYOUT = REPO / "config" / "franka_stacking.foxglove.json"
+JOINT_MOVE_SERVER = SUPPORT / "joint_move_server.py"   # any node will do as a peer
 
 
 # This module's own domain (overrides the session one); `launcher` stays test/conftest.py's.
@@ -230,8 +231,6 @@ def test_bringup_reports_its_peers_as_they_come_and_go(ros_env, launcher):
     """The nodes a bringup skips (and --peer ones) run elsewhere: peer_watch says when each
     appears in the ROS graph, leaves it and comes back (here a node that exits cleanly, which
     leaves the graph at once; a lost computer leaves it after the DDS lease)."""
-    from conftest import JOINT_MOVE_SERVER
-
     skips = [a for name in ("arm_server", "gripper_server", "perception_server", "tree_executor",
                             "state_publisher") for a in ("--skip", name)]
     proc = launcher.start(bringup_argv(*skips, "--peer", "/peer_target", "--set", "sim.camera_rate=2.0"),
