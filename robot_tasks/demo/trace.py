@@ -65,8 +65,12 @@ class Trace:
         return len(self.stamps)
 
     def window(self, start: float, end: float) -> "Trace":
-        """The rows with start <= stamp <= end (seconds)."""
-        keep = (self.stamps >= start) & (self.stamps <= end)
+        """The rows with start <= stamp < end (seconds). Half-open, because a phase window
+        ends at the tick that began the next phase: that tick's command (the release after
+        the transport) can reach the sim before its step at that very time, so the row
+        stamped `end` may already carry it (seen on a clean-clone run: the fingers open in
+        the transport's last row)."""
+        keep = (self.stamps >= start) & (self.stamps < end)
         return Trace(self.stamps[keep], self.state[keep], self.action[keep])
 
     def check(self, motion_threshold: float = 1e-4) -> dict:

@@ -36,7 +36,7 @@ def test_pairs_by_stamp_into_state_and_action_of_nine():
 def test_window_and_largest_arm_command_step():
     trace = Trace.from_records(*records(100))
     part = trace.window(10 * DT_NS * 1e-9, 20 * DT_NS * 1e-9)
-    assert len(part) == 11 and part.max_arm_step() == pytest.approx(0.003)
+    assert len(part) == 10 and part.max_arm_step() == pytest.approx(0.003)    # [10, 20): the end row is out
 
 
 @pytest.mark.parametrize("make, message", [
