@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/bt, for difftest
@@ -18,6 +19,7 @@ from difftest.engines import OracleEngine, OurEngine  # noqa: E402
 from difftest.leaves import LeafSpec, Recorder, register_leaves  # noqa: E402
 
 TICK_TIMEOUT_S = 5.0
+ORACLE_STARTS = 5   # fresh children until one has a live heartbeat loop (see _SLEEP_SYSCALLS)
 
 
 def _tick(engine, tree, mode):
@@ -57,14 +59,44 @@ class OurSide:
         self.publisher.close()
 
 
+# BT.CPP 4.8.2's Groot2Publisher starts its server thread, which sets `active_server`, and
+# then its heartbeat thread, which loops only while `active_server` is set: when the heartbeat
+# thread runs first, it ends at once and breakpoints stay armed when Groot2 goes silent
+# (upstream fix c6393f7b, #1058, first released in 4.9.0: the flag starts set). The loop
+# sleeps 10 ms between checks, so a live one is almost always seen in a sleep syscall.
+_SLEEP_SYSCALLS = {"35", "230"}   # nanosleep, clock_nanosleep (x86_64)
+
+
+def _thread_ids():
+    return set(os.listdir("/proc/self/task"))
+
+
+def _a_new_thread_sleeps(threads_before, samples=50):
+    """Whether a thread started since `threads_before` is seen sleeping (the heartbeat loop)."""
+    for _ in range(samples):
+        for tid in _thread_ids() - threads_before:
+            try:
+                syscall = Path(f"/proc/self/task/{tid}/syscall").read_text().split()[0]
+            except (OSError, IndexError):
+                continue
+            if syscall in _SLEEP_SYSCALLS:
+                return True
+        time.sleep(0.005)
+    return False
+
+
 def _oracle_child(connection, xml, leaves, port, heartbeat_s):
     import behaviortreepy
     engine = OracleEngine()
     factory = engine.new_factory()
     register_leaves(factory, [LeafSpec(*leaf) for leaf in leaves], Recorder(10_000), engine)
     tree = factory.create_tree_from_text(xml)
+    threads_before = _thread_ids()
     publisher = behaviortreepy.Groot2Publisher(tree, port)
     publisher.set_max_heartbeat_delay(int(heartbeat_s * 1000))
+    if not _a_new_thread_sleeps(threads_before):
+        connection.send("heartbeat loop ended")
+        os._exit(0)
     connection.send("ready")
     while True:
         command = connection.recv()
@@ -87,12 +119,16 @@ class OracleSide:
 
     def __init__(self, xml, leaves, port, heartbeat_s=5.0):
         context = multiprocessing.get_context("fork")
-        self._connection, child = context.Pipe()
-        self._process = context.Process(target=_oracle_child, args=(child, xml, leaves, port, heartbeat_s),
-                                        daemon=True)
-        self._process.start()
-        if not self._connection.poll(TICK_TIMEOUT_S) or self._connection.recv() != "ready":
-            raise RuntimeError("the behaviortreepy side did not start")
+        for _ in range(ORACLE_STARTS):
+            self._connection, child = context.Pipe()
+            self._process = context.Process(target=_oracle_child, args=(child, xml, leaves, port, heartbeat_s),
+                                            daemon=True)
+            self._process.start()
+            said = self._connection.recv() if self._connection.poll(TICK_TIMEOUT_S) else "nothing"
+            if said == "ready":
+                return
+            self._process.join(TICK_TIMEOUT_S)
+        raise RuntimeError(f"the behaviortreepy side did not start in {ORACLE_STARTS} tries (last: {said})")
 
     def _receive(self):
         return self._connection.recv() if self._connection.poll(TICK_TIMEOUT_S) else "STUCK"
