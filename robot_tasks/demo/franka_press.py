@@ -36,7 +36,7 @@ from typing import Callable
 import numpy as np
 
 from robot_tasks.demo.report import write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, recording_entry, result_future_of,
+from robot_tasks.demo.session import (btlog_entry, check_nodes, executed, prepare_run, recording_entry,
                                       run_stamp, run_with_nodes, wait_for_server)
 
 TREE_ID = "FrankaPress"
@@ -290,24 +290,25 @@ def _execute(watcher, supervisor, record, options, say, report) -> str | None:
     if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
         say(f"demo: {report['error']}")
         return None
-    goal_future = watcher.execute.send_goal_async(watcher.ExecuteTree.Goal(target_tree=TREE_ID))
+    from robot_tasks.ros.driver_goal import DriverGoal
+
+    sent = DriverGoal(watcher.execute, watcher.ExecuteTree.Goal(target_tree=TREE_ID))
     sim_start = record.sim_time
     say(f"demo: running {TREE_ID}")
-    deadline, result_future, seen = time.monotonic() + options.timeout, None, set()
+    deadline, seen = time.monotonic() + options.timeout, set()
     while True:
         check_nodes(supervisor, report)
         if time.monotonic() > deadline:
             report["error"] = f"timed out after {options.timeout} s"
             return None
-        if result_future is None:
-            result_future = result_future_of(goal_future, report)
+        outcome = executed(sent, report)
         with record.lock:
             started = [n for n in record.spans if n not in seen]
         for name in started:
             seen.add(name)
             say(f"[sim {record.sim_time:6.2f} s] {name}")
-        if result_future is not None and result_future.done():
-            result = result_future.result().result
+        if outcome is not None:
+            result = outcome[1]
             report["sim_time_s"] = round(record.sim_time - sim_start, 2)
             report["tree_result"] = {"node_status": result.node_status, "message": result.return_message}
             say(f"demo: tree finished: {result.node_status} ({result.return_message or 'no message'})")

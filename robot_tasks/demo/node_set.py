@@ -148,19 +148,17 @@ class SharedNodes:
         """The episode gave up on its goal (timeout, stall): cancel it and wait for its result,
         the sign that the tree was halted and its leaves cancelled their goals. A goal with
         no answer, or a cancel that does not end, leaves the servers in doubt: restart."""
-        goal_future = watcher.state.goal_future
-        handle = goal_future.result() if goal_future is not None and goal_future.done() else None
-        if handle is None or not handle.accepted:
+        sent = watcher.state.goal
+        if sent is None or sent.handle is None or sent.refused:
             self.stale = True      # no server, no answer or a rejection: the executor is in doubt
             return
-        result_future = handle.get_result_async()
-        if not result_future.done():
-            handle.cancel_goal_async()
-            if not self.probe.wait_for(result_future.done, CANCEL_WAIT_S):
+        if sent.outcome() is None:
+            sent.cancel()
+            if not self.probe.wait_for(lambda: sent.outcome() is not None, CANCEL_WAIT_S):
                 say(f"demo: the cancelled tree did not end within {CANCEL_WAIT_S:g} s")
                 self.stale = True
                 return
-        report["cancelled"] = result_future.result().result.node_status
+        report["cancelled"] = sent.outcome()[1].node_status
         say(f"demo: the unfinished tree was cancelled ({report['cancelled']})")
         time.sleep(SETTLE_S)
 

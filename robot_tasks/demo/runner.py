@@ -40,7 +40,7 @@ from typing import Callable
 from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import positions_of, write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, prepare_run, recording_entry, result_future_of,
+from robot_tasks.demo.session import (btlog_entry, check_nodes, executed, prepare_run, recording_entry,
                                       run_stamp, run_with_nodes, wait_for_server)
 
 MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
@@ -159,7 +159,7 @@ class RunState:
     phase_windows: dict = field(default_factory=dict)  # phase -> [start, end] sim s (RUNNING -> SUCCESS)
     named_frames: dict = field(default_factory=dict)   # image stem -> RGB array (task.images)
     follower: object = None                         # the task's `follow` object, if any
-    goal_future: object = None                      # the ExecuteTree goal's send future, once sent
+    goal: object = None                             # the ExecuteTree goal (a DriverGoal), once sent
 
 
 class RunWatcher:
@@ -430,10 +430,12 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     while state.sim_time == 0.0 and time.monotonic() < clock_deadline:
         check_nodes(supervisor, report)
         time.sleep(0.05)
-    goal_future = state.goal_future = watcher.execute.send_goal_async(goal)
+    from robot_tasks.ros.driver_goal import DriverGoal
+
+    sent = state.goal = DriverGoal(watcher.execute, goal)
     sim_start, wall_start = state.sim_time, time.monotonic()
     say(f"demo: running {options.task.tree_id}")
-    result_future = perturb_future = None
+    perturb_future = None
     deadline = wall_start + options.timeout
     while True:
         check_nodes(supervisor, report)
@@ -448,8 +450,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
                                f"no progress (see nodes.log)")
             say(f"demo: {report['error']}")
             return None
-        if result_future is None:
-            result_future = result_future_of(goal_future, report)
+        outcome = executed(sent, report)
         _print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
             if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
@@ -464,8 +465,8 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             response = perturb_future.result()
             report["disturbance"]["response"] = {"success": response.success, "message": response.message}
             say(f"demo: perturb_object: {'ok' if response.success else 'FAILED'}: {response.message}")
-        if result_future is not None and result_future.done():
-            result = result_future.result().result
+        if outcome is not None:
+            result = outcome[1]
             report["sim_time_s"] = round(state.sim_time - sim_start, 2)
             # the same window in wall time (wall_time_s also counts starting and stopping the nodes)
             report["tree_wall_time_s"] = round(time.monotonic() - wall_start, 2)

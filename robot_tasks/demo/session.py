@@ -92,16 +92,17 @@ def wait_for_server(action_client, supervisor, report, timeout: float) -> bool:
     return True
 
 
-def result_future_of(goal_future, report):
-    """The ExecuteTree result future once the goal is accepted (None while the goal response
-    is pending); RuntimeError (and report["error"]) if the executor rejected the goal."""
-    if not goal_future.done():
-        return None
-    handle = goal_future.result()
-    if not handle.accepted:
+def executed(sent, report):
+    """The ExecuteTree goal `sent` (a DriverGoal)'s outcome, (status, result), once the tree
+    ended; None while it runs. RuntimeError (and report["error"]) if the executor rejected it.
+
+    A DriverGoal, not a bare send_goal_async: the demo's client is made moments before the
+    goal, and a goal response Fast DDS drops to a client it has not matched yet would leave
+    the run waiting for a tree that ended long ago (robot_tasks/ros/goal_by_id.py)."""
+    if sent.refused:
         report["error"] = "the ExecuteTree goal was rejected"
         raise RuntimeError(report["error"])
-    return handle.get_result_async()
+    return sent.outcome()
 
 
 def run_with_nodes(run: DemoRun, report: dict, make_watcher: Callable, body: Callable,

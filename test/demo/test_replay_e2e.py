@@ -36,6 +36,7 @@ def stacking_run(tmp_path_factory):
     run = episode(tmp_path_factory.mktemp("stacking"), "franka_stacking", 3, "drag", timeout=300)
     report = json.loads((run / "report.json").read_text())
     assert report.get("disturbance", {}).get("response", {}).get("success") is True, report.get("disturbance")
+    assert "tree_result" in report, f"the demo never heard the tree's end: {report.get('error')}"
     return run
 
 
