@@ -1,0 +1,63 @@
+"""Benchmark (issue 37: 4): every task and mode at rtf 1 and rtf 0, side by side in one table.
+
+    .venv/bin/python bench/speed_table.py [--seeds 20] [--cells TASK[:MODE],...] [--speeds 1,0]
+                                          [--out runs/speed_table]
+
+Cells: franka_stacking none/drag/drop/knock, ur10_palletizing none/drop/slot/tilt,
+franka_pyramid none/drag/drop, banana_bowl banana/lemon, franka_press (robot_tasks/demo/
+speed_table.py). Each seed runs every cell at every speed before the next seed. On 2 cores
+one seed of every cell at both speeds takes about an hour (palletizing and the pyramid are
+3-6 min each at rtf 1): 20 seeds is an overnight run; narrow it with --cells and --seeds.
+Exit 0 when every cell passes (>= 95 % at each speed, rtf 0 within 5 points of rtf 1).
+"""
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from robot_tasks.demo.speed_table import failures, run_table, select_cells, table, to_json, verdict, cell_rate
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=20, help="seeds per cell and speed (0..N-1)")
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--cells", default=None, help="comma-separated TASK or TASK:MODE (default: every cell)")
+    parser.add_argument("--speeds", default="1,0", help="real-time factors, comma-separated (default 1,0)")
+    parser.add_argument("--out", type=Path, default=Path("runs/speed_table"))
+    args = parser.parse_args(argv)
+    if not 1 <= args.seeds <= 1000:
+        parser.error("--seeds must be in 1..1000")
+    try:
+        cells = select_cells(args.cells)
+        speeds = tuple(float(part) for part in args.speeds.split(",") if part.strip())
+    except ValueError as exc:
+        parser.error(str(exc))
+    if not speeds or any(not rtf >= 0 for rtf in speeds):
+        parser.error("--speeds: real-time factors >= 0")
+    stop = threading.Event()
+
+    def on_interrupt(_signum, _frame):
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    print(f"{len(cells)} cells x {len(seeds)} seeds x {len(speeds)} speeds = "
+          f"{len(cells) * len(seeds) * len(speeds)} episodes; run folders under {args.out}/", flush=True)
+    results = run_table(cells, seeds, speeds, args.out, say=lambda line: print(line, flush=True), stop=stop)
+    print()
+    print(table(results, speeds))
+    for line in failures(results):
+        print(f"  failed: {line}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "summary.json").write_text(json.dumps(to_json(results), indent=1))
+    passed = all(verdict({rtf: cell_rate(runs) for rtf, runs in by_speed.items()}) == "PASS"
+                 for by_speed in results.values())
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

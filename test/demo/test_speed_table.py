@@ -1,0 +1,46 @@
+"""The speed table's cells, verdicts and table (bench/speed_table.py; the episodes themselves
+are the demos', tested end to end in this folder)."""
+import pytest
+
+from robot_tasks.commands.demo import DEMOS, DISTURBANCES, PICK_OBJECTS
+from robot_tasks.demo.speed_table import Cell, all_cells, failures, select_cells, table, verdict
+
+
+def test_every_demo_mode_and_object_is_a_cell():
+    labels = {cell.label for cell in all_cells()}
+    for task in DEMOS:
+        variants = PICK_OBJECTS if task == "banana_bowl" else ("none", *DISTURBANCES[task])
+        assert {f"{task}:{v}" for v in variants} <= labels
+    assert len(labels) == len(all_cells()) == 14   # issue 37's list: 4 + 4 + 3 + 2 + 1
+
+
+def test_cells_are_chosen_by_task_or_task_and_mode():
+    assert [c.label for c in select_cells("franka_pyramid")] == ["franka_pyramid:none", "franka_pyramid:drag",
+                                                                "franka_pyramid:drop"]
+    assert select_cells("banana_bowl:lemon, franka_press,banana_bowl:lemon") == [Cell("banana_bowl", "lemon"),
+                                                                                 Cell("franka_press")]
+    with pytest.raises(ValueError, match="no cell 'franka_stacking:tilt'; known: franka_stacking:none"):
+        select_cells("franka_stacking:tilt")
+
+
+def test_verdict_needs_both_speeds_at_target_and_close_together():
+    assert verdict({1.0: 100.0, 0.0: 95.0}) == "PASS"
+    assert verdict({1.0: 100.0, 0.0: 90.0}) == "MISS (rtf 0 < 95%; gap > 5 pts)"
+    assert verdict({1.0: 94.0, 0.0: 100.0}) == "MISS (rtf 1 < 95%; gap > 5 pts)"
+    assert verdict({1.0: 100.0, 0.0: None}) == "-"
+
+
+def run(seed, ok, rtf, sim=10.0, wall=20.0):
+    return {"seed": seed, "rtf": rtf, "success": ok, "sim_time_s": sim, "wall_time_s": wall,
+            "error": None if ok else "timed out after 600 s", "folder": f"runs/x/seed{seed}"}
+
+
+def test_table_counts_each_speed_and_lists_the_failures():
+    results = {Cell("franka_stacking", "drag"): {1.0: [run(0, True, 1.0, 20.0, 30.0), run(1, True, 1.0, 22.0, 32.0)],
+                                                 0.0: [run(0, True, 0.0, 24.0, 9.0), run(1, False, 0.0)]}}
+    text = table(results)
+    row = text.splitlines()[2]
+    assert "franka_stacking:drag" in row and "2/2 100%" in row and "1/2  50%" in row
+    assert "21.0" in row and "31.0" in row                # medians of the successful rtf 1 runs
+    assert "-50 pts" in row and "MISS (rtf 0 < 95%; gap > 5 pts)" in row
+    assert failures(results) == ["franka_stacking:drag rtf 0 seed 1: timed out after 600 s (runs/x/seed1)"]
