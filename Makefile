@@ -10,7 +10,7 @@ TF2_SRC   := $(shell find tf2_msgs robot_tasks_interfaces/cmake -type f -not -pa
 # The real drivers' message packages (not on PyPI either), one folder each, built like tf2_msgs
 DRIVER_MSGS := control_msgs controller_manager_msgs franka_msgs ur_msgs
 
-.PHONY: setup test demo bench clean colcon-check
+.PHONY: setup lint test demo bench clean colcon-check
 
 setup: $(STAMPS)/package $(STAMPS)/colcon
 
@@ -57,7 +57,11 @@ $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs $(DRIVER_MSG
 	$(PIP) -e '.[sim,perception,control,groot2,foxglove,record,test,bench]'
 	@touch $@
 
-test: setup
+# ruff.toml: pyflakes' checks and sorted imports, over the package, the tests, benches and tools
+lint: setup
+	$(BIN)/ruff check robot_tasks test bench tools setup.py
+
+test: setup lint
 	$(BIN)/python -m pytest
 
 # The checkout as a ROS 2 user builds it: colcon in a throw-away workspace (build/colcon_ws), then

@@ -62,6 +62,7 @@ setup(
         "bench": ["py-spy==0.4.3"],
         "test": [
             "pytest>=8",
+            "ruff==0.17.6",     # make lint (ruff.toml), run by make test
             "pytest-timeout",
             "behaviortreepy==0.1.4",
             "py_trees==2.6.0",

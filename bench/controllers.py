@@ -33,10 +33,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from robot_tasks.control.compliance import (  # noqa: E402
+    JointImpedanceConfig,
+    JointImpedanceController,
+    OperationalSpaceConfig,
+    OperationalSpaceController,
+)
 from robot_tasks.demo.press_plot import draw_press  # noqa: E402
-from robot_tasks.control.compliance import (JointImpedanceConfig,  # noqa: E402
-                                            JointImpedanceController, OperationalSpaceConfig,
-                                            OperationalSpaceController)
 from robot_tasks.sim import World  # noqa: E402
 from robot_tasks.sim.compliant import arm_dynamics  # noqa: E402
 from robot_tasks.sim.controller_switch import add_compliant_controller  # noqa: E402

@@ -28,8 +28,7 @@ from faults_bad_goals import SCENARIOS as BAD_GOAL_SCENARIOS
 from faults_link import SCENARIOS as LINK_SCENARIOS
 from faults_soak import SCENARIOS as SOAK_SCENARIOS
 from faults_stack import SCENARIOS as STACK_SCENARIOS
-from mutate import (load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz,
-                    script_inputs, xml_inputs)
+from mutate import load_and_build_every_tree, mutate, parse_and_run_script, run_fuzz, script_inputs, xml_inputs
 
 from robot_tasks.testing.procfs import rss_kb  # noqa: E402
 

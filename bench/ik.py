@@ -25,8 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from robot_tasks.control import (IK_METHODS, ArmKinematics, IkConfig, IkSolver,  # noqa: E402
-                                 panda_spec)
+from robot_tasks.control import IK_METHODS, ArmKinematics, IkConfig, IkSolver, panda_spec  # noqa: E402
 
 POS_OK, ORI_OK = 1e-3, 1e-2
 TIME_BUDGET_S = 50.0  # stop adding rows (and say so) rather than run past a minute

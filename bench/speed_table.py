@@ -17,7 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
-from robot_tasks.demo.speed_table import failures, run_table, select_cells, table, to_json, verdict, cell_rate
+from robot_tasks.demo.speed_table import cell_rate, failures, run_table, select_cells, table, to_json, verdict
 
 
 def main(argv=None) -> int:

@@ -41,10 +41,20 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from robot_tasks.control import (ArmKinematics, Box, CollisionChecker, JointLimits,  # noqa: E402
-                                 Pose, check_trajectory, default_limits_path,
-                                 load_limits_file, make_trajectory, panda_spec,
-                                 plan_joint_path, ur10_spec)
+from robot_tasks.control import (  # noqa: E402
+    ArmKinematics,
+    Box,
+    CollisionChecker,
+    JointLimits,
+    Pose,
+    check_trajectory,
+    default_limits_path,
+    load_limits_file,
+    make_trajectory,
+    panda_spec,
+    plan_joint_path,
+    ur10_spec,
+)
 from robot_tasks.control.time_optimal import warm_up  # noqa: E402
 
 VS, AS = 0.5, 0.5
@@ -119,8 +129,12 @@ def run_episode(demo: str, seed: int, timeout: float, timing: str, out: Path) ->
 def episode_row(run_dir: Path) -> str:
     import json
 
-    from robot_tasks.demo.sent_trajectories import (arm_server_parameters, audit_trajectories,
-                                                    read_sent_trajectories, server_limits)
+    from robot_tasks.demo.sent_trajectories import (
+        arm_server_parameters,
+        audit_trajectories,
+        read_sent_trajectories,
+        server_limits,
+    )
 
     report = json.loads((run_dir / "report.json").read_text())
     params = arm_server_parameters(run_dir)

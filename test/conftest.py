@@ -38,8 +38,7 @@ import pytest
 from paths import SUPPORT, TEST_TREES
 
 from robot_tasks.ros.dds import OPT_OUT_VARIABLE, find_profile_file
-from robot_tasks.testing.harness import (ActionClients, NodeLauncher, RosTestEnv, RosTestNode,
-                                         safe_node_name)
+from robot_tasks.testing.harness import ActionClients, NodeLauncher, RosTestEnv, RosTestNode, safe_node_name
 
 # Tests always run on loopback DDS, whatever the caller's environment says: the deployment
 # opt-out is dropped before anything starts (test/ros/test_dds.py proves the rest).

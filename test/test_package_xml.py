@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 from defusedxml import ElementTree
-
 from paths import REPO
 
 PIP_NAME = re.compile(r"pip: ([A-Za-z0-9][A-Za-z0-9._-]*)")

@@ -15,7 +15,6 @@ joins lines, `#` starts a comment). Checked:
 """
 from __future__ import annotations
 
-import re
 import shlex
 import subprocess
 import sys

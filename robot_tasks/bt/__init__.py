@@ -20,13 +20,18 @@ tree.tick_while_running()
 To test a tree's logic with its leaves mocked (BT.CPP's substitution rules and
 TestNode), see `robot_tasks.bt.testing`. No ROS import anywhere in this package.
 """
-from .action_nodes import (ActionNodeBase, ConditionNode, SimpleActionNode, SimpleConditionNode,
-                           StatefulActionNode, SyncActionNode)
+from .action_nodes import (
+                           ActionNodeBase,
+                           ConditionNode,
+                           SimpleActionNode,
+                           SimpleConditionNode,
+                           StatefulActionNode,
+                           SyncActionNode,
+)
 from .blackboard import Blackboard
 from .control_node import ControlNode
 from .decorator_node import DecoratorNode
-from .errors import (BehaviorTreeError, LogicError, PortError, RuntimeTreeError, ScriptError, SubstitutionError,
-                     XmlError)
+from .errors import BehaviorTreeError, LogicError, PortError, RuntimeTreeError, ScriptError, SubstitutionError, XmlError
 from .factory import BehaviorTreeFactory
 from .manifest import NodeManifest
 from .node import NodeConfig, NodeType, TreeNode

@@ -17,8 +17,8 @@ from .decorators.entry_updated import SkipUnlessUpdatedNode, WaitValueUpdateNode
 from .decorators.force_failure import ForceFailureNode
 from .decorators.force_success import ForceSuccessNode
 from .decorators.inverter import InverterNode
-from .decorators.loop import LoopBoolNode, LoopDoubleNode, LoopIntNode, LoopStringNode
 from .decorators.keep_running_until_failure import KeepRunningUntilFailureNode
+from .decorators.loop import LoopBoolNode, LoopDoubleNode, LoopIntNode, LoopStringNode
 from .decorators.precondition import PreconditionNode
 from .decorators.repeat import RepeatNode
 from .decorators.retry import RetryNode

@@ -7,8 +7,8 @@ must be short (BT.CPP's nodes only set a flag, halt a child and emit wake-up).
 from __future__ import annotations
 
 import heapq
-import logging
 import itertools
+import logging
 import threading
 import time
 from typing import Callable

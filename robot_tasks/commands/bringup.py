@@ -58,8 +58,18 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from robot_tasks.bringup import (BringupError, Supervisor, check_executables, child_environment, foxglove_url,
-                                     load_plan, node_argv, parse_set_option, peer_watch_spec, with_overrides)
+    from robot_tasks.bringup import (
+        BringupError,
+        Supervisor,
+        check_executables,
+        child_environment,
+        foxglove_url,
+        load_plan,
+        node_argv,
+        parse_set_option,
+        peer_watch_spec,
+        with_overrides,
+    )
     from robot_tasks.ros.dds import LoopbackConfigError, deployment_dds_settings
 
     try:

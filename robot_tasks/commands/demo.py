@@ -72,7 +72,8 @@ def run(args) -> int:
     from robot_tasks.bringup import BringupError
 
     if args.name == "franka_press":
-        from robot_tasks.demo.franka_press import PressDemoOptions, run_press_demo as run_demo
+        from robot_tasks.demo.franka_press import PressDemoOptions
+        from robot_tasks.demo.franka_press import run_press_demo as run_demo
         options = PressDemoOptions(out=args.out, rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
     else:
         from robot_tasks.demo.runner import DemoOptions, run_demo

@@ -87,7 +87,6 @@ def run(args) -> int:
     from rclpy.qos import QoSProfile, ReliabilityPolicy
 
     from robot_tasks.ros.client import RosClient
-
     from robot_tasks_interfaces.msg import TreeStatus
 
     live = sys.stdout.isatty() and not args.plain

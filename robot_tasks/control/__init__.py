@@ -19,20 +19,26 @@ joint paths and timed trajectories.
                                 hybrid force/motion (M, g, J, J̇ from the URDF); import it as
                                 `robot_tasks.control.compliance`
 """
-from .errors import ControlError, InputError, ModelError
-from .pose import Pose
-from .kinematics import ArmKinematics
-from .jacobian_inverse import IK_METHODS, DEFAULT_IK_PARAMS
-from .ik import IkConfig, IkResult, IkSolver, solve_ik
-from .interpolation import (DEFAULT_MAX_DQ, DEFAULT_MIN_STEPS, interpolate_joints,
-                            interpolate_path, max_joint_step, step_count)
-from .joint_limits import JointLimits, default_limits_path, load_limits_file
-from .trajectory import TimedTrajectory, make_trajectory, time_parameterize
-from .trajectory_check import LimitReport, check_trajectory
 from .cartesian import CartesianResult, cartesian_line, vertical_move
 from .collision import Box, CollisionChecker
+from .errors import ControlError, InputError, ModelError
+from .ik import IkConfig, IkResult, IkSolver, solve_ik
+from .interpolation import (
+                            DEFAULT_MAX_DQ,
+                            DEFAULT_MIN_STEPS,
+                            interpolate_joints,
+                            interpolate_path,
+                            max_joint_step,
+                            step_count,
+)
+from .jacobian_inverse import DEFAULT_IK_PARAMS, IK_METHODS
+from .joint_limits import JointLimits, default_limits_path, load_limits_file
+from .kinematics import ArmKinematics
 from .planning import PlanResult, first_invalid_state, plan_joint_path, plan_to_pose
+from .pose import Pose
 from .robot_models import ArmSpec, arm_spec, panda_spec, ur10_spec
+from .trajectory import TimedTrajectory, make_trajectory, time_parameterize
+from .trajectory_check import LimitReport, check_trajectory
 
 __all__ = [
     "ControlError", "InputError", "ModelError", "Pose", "ArmKinematics", "IK_METHODS",

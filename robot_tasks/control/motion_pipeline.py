@@ -36,14 +36,22 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from robot_tasks.control import (ArmKinematics, CollisionChecker, IkConfig, IkSolver,
-                                 TimedTrajectory, cartesian_line, interpolate_joints,
-                                 make_trajectory, plan_joint_path)
+from robot_tasks.control import (
+    ArmKinematics,
+    CollisionChecker,
+    IkConfig,
+    IkSolver,
+    TimedTrajectory,
+    cartesian_line,
+    interpolate_joints,
+    make_trajectory,
+    plan_joint_path,
+)
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.joint_limits import JointLimits
-from robot_tasks.control.time_optimal import warm_up as warm_up_timing
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.control.motion_request import JointRequest, Motion, PoseRequest
+from robot_tasks.control.time_optimal import warm_up as warm_up_timing
 
 
 @dataclass(frozen=True)

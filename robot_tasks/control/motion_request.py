@@ -28,8 +28,6 @@ from .motion_errors import ErrorCode, MotionFailure
 from .pose import Pose, unit_quaternion_problem
 
 
-
-
 class Motion(str, Enum):
     """How a pose goal gets there (MoveToPose.action's `motion` constants, by name)."""
 

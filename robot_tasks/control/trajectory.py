@@ -25,6 +25,7 @@ Times start at 0.0 for the first point (the arm's current position) and strictly
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from .errors import InputError

@@ -36,8 +36,16 @@ from typing import Callable
 import numpy as np
 
 from robot_tasks.demo.report import write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, executed, prepare_run, recording_entry,
-                                      run_stamp, run_with_nodes, wait_for_server)
+from robot_tasks.demo.session import (
+    btlog_entry,
+    check_nodes,
+    executed,
+    prepare_run,
+    recording_entry,
+    run_stamp,
+    run_with_nodes,
+    wait_for_server,
+)
 
 TREE_ID = "FrankaPress"
 SLIDES = ("slide_1", "slide_2", "slide_3")
@@ -95,9 +103,14 @@ class PressWatcher:
         from rosgraph_msgs.msg import Clock
 
         from robot_tasks.ros.client import RosClient
-        from robot_tasks.ros.controller_topics import (CONTACT_TRUTH_TOPIC, CURRENT_POSE_TOPIC,
-                                                       EXTERNAL_WRENCH_TOPIC, TARGET_FRAME_TOPIC,
-                                                       TIP_TRUTH_TOPIC, under)
+        from robot_tasks.ros.controller_topics import (
+            CONTACT_TRUTH_TOPIC,
+            CURRENT_POSE_TOPIC,
+            EXTERNAL_WRENCH_TOPIC,
+            TARGET_FRAME_TOPIC,
+            TIP_TRUTH_TOPIC,
+            under,
+        )
         from robot_tasks_interfaces.action import ExecuteTree
         from robot_tasks_interfaces.msg import TreeStatus
 

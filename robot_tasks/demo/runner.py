@@ -40,8 +40,16 @@ from typing import Callable
 from robot_tasks.bringup import foxglove_url
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import positions_of, write_report
-from robot_tasks.demo.session import (btlog_entry, check_nodes, executed, prepare_run, recording_entry,
-                                      run_stamp, run_with_nodes, wait_for_server)
+from robot_tasks.demo.session import (
+    btlog_entry,
+    check_nodes,
+    executed,
+    prepare_run,
+    recording_entry,
+    run_stamp,
+    run_with_nodes,
+    wait_for_server,
+)
 
 MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
 MAX_TASK_LOG = 400
@@ -168,16 +176,16 @@ class RunWatcher:
 
     def __init__(self, task: DemoTask, state: RunState, status_log, options: "DemoOptions | None" = None,
                  run_dir: Path | None = None):
+        from rcl_interfaces.msg import Log
         from rclpy.action import ActionClient
         from rclpy.qos import QoSProfile, ReliabilityPolicy
-        from robot_tasks_interfaces.action import ExecuteTree
-        from robot_tasks_interfaces.msg import ObjectStateArray, TreeStatus
-        from robot_tasks_interfaces.srv import PerturbObject
-        from rcl_interfaces.msg import Log
         from rosgraph_msgs.msg import Clock
         from sensor_msgs.msg import Image
 
         from robot_tasks.ros.client import RosClient
+        from robot_tasks_interfaces.action import ExecuteTree
+        from robot_tasks_interfaces.msg import ObjectStateArray, TreeStatus
+        from robot_tasks_interfaces.srv import PerturbObject
 
         self.task, self.state, self.status_log = task, state, status_log
         # DDS: the demo has set up loopback itself (configure_loopback_dds, whatever the caller's environment)

@@ -81,8 +81,14 @@ def arm_server_parameters(run_dir: Path) -> dict:
 def server_limits(run_dir: Path):
     """The JointLimits the run's arm_server timed against: its robot's URDF velocities
     merged with its limits file (unscaled)."""
-    from robot_tasks.control import (ArmKinematics, JointLimits, default_limits_path, load_limits_file,
-                                     panda_spec, ur10_spec)
+    from robot_tasks.control import (
+        ArmKinematics,
+        JointLimits,
+        default_limits_path,
+        load_limits_file,
+        panda_spec,
+        ur10_spec,
+    )
 
     params = arm_server_parameters(run_dir)
     robot = params.get("robot", "panda")

@@ -18,8 +18,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import (FOXGLOVE_NODE, Supervisor, check_executables, child_environment, load_plan,
-                                 with_overrides)
+from robot_tasks.bringup import (
+    FOXGLOVE_NODE,
+    Supervisor,
+    check_executables,
+    child_environment,
+    load_plan,
+    with_overrides,
+)
 
 
 @dataclass(frozen=True)

@@ -53,10 +53,13 @@ from robot_tasks.perception.color import ColorClass
 from robot_tasks.perception.detection import Detection, PixelBox
 from robot_tasks.perception.detector import Detector, DetectorConfig, detect_objects
 from robot_tasks.perception.errors import PerceptionInputError
-from robot_tasks.perception.pybullet_camera import (camera_from_pybullet, depth_from_pybullet_buffer,
+from robot_tasks.perception.pybullet_camera import (
+                                                    camera_from_pybullet,
+                                                    depth_from_pybullet_buffer,
                                                     intrinsics_from_pybullet_projection,
                                                     near_far_from_pybullet_projection,
-                                                    pose_from_pybullet_view)
+                                                    pose_from_pybullet_view,
+)
 
 __all__ = [
     "CameraIntrinsics", "ColorClass", "DEFAULT_CATALOG", "Detection", "Detector", "DetectorConfig",

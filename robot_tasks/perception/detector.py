@@ -42,8 +42,14 @@ from robot_tasks.perception.fit_bin import fit_bin
 from robot_tasks.perception.fit_bowl import fit_bowl
 from robot_tasks.perception.fit_cube import fit_cube
 from robot_tasks.perception.fit_round import fit_round
-from robot_tasks.perception.segment import (EDGE_REACH_PX, Segment, gap_between,
-                                            hidden_edge_mask, merge_segments, nested_groups)
+from robot_tasks.perception.segment import (
+    EDGE_REACH_PX,
+    Segment,
+    gap_between,
+    hidden_edge_mask,
+    merge_segments,
+    nested_groups,
+)
 from robot_tasks.perception.support import estimate_support_height
 
 Fitter = Callable[[ObjectSpec, Segment, "float | None"], "Detection | None"]

@@ -39,8 +39,14 @@ import numpy as np
 
 from robot_tasks.perception.catalog import ObjectSpec
 from robot_tasks.perception.detection import Detection
-from robot_tasks.perception.fit_common import (expected_pixels, fold_angle, hidden_sides,
-                                               recenter_hidden, size_score, top_layer)
+from robot_tasks.perception.fit_common import (
+    expected_pixels,
+    fold_angle,
+    hidden_sides,
+    recenter_hidden,
+    size_score,
+    top_layer,
+)
 from robot_tasks.perception.geometry import min_area_rectangle, quat_from_matrix, quat_from_yaw
 from robot_tasks.perception.plane import face_frame
 from robot_tasks.perception.segment import Segment

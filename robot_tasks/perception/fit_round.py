@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from robot_tasks.perception.catalog import ObjectSpec
 from robot_tasks.perception.detection import Detection
 from robot_tasks.perception.fit_common import expected_pixels, size_score, top_layer

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from robot_tasks.ros.leaves.topic_nodes import import_message_type
 
 from robot_tasks.ros.errors import RosError
+from robot_tasks.ros.leaves.topic_nodes import import_message_type
 from robot_tasks.ros.message_schemas import msg_text, ros2msg_schema, split_type
 
 QUEUE = 1000

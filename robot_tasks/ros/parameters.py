@@ -47,8 +47,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                 SetParametersResult)
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor, SetParametersResult
 
 from robot_tasks.ros.errors import ParameterError
 

@@ -22,7 +22,6 @@ from robot_tasks.bt import BehaviorTreeError, Tree
 from robot_tasks.runtime.errors import InvalidPayloadError, TreeLoadError, UnknownTreeError
 
 
-
 def default_tree_dirs() -> list[Path]:
     """The package's ``trees/`` folder: in the source tree (``<repo>/trees``) or, when
     installed, ``<prefix>/share/robot_tasks/trees``. Only existing folders are returned."""

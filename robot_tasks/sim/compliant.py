@@ -32,8 +32,8 @@ import pybullet as p
 
 from robot_tasks.control.compliance import ArmDynamics, ArmState
 from robot_tasks.control.compliance.gains import gain_vector
-from robot_tasks.control.errors import ControlError
 from robot_tasks.control.compliance.task_frame import rotate_twist
+from robot_tasks.control.errors import ControlError
 from robot_tasks.control.kinematics import ArmKinematics
 from robot_tasks.control.pose import Pose
 from robot_tasks.sim.errors import CommandRejected, SimError

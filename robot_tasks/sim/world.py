@@ -34,7 +34,6 @@ import pybullet as p
 from robot_tasks.sim.errors import SimError, UnknownName
 from robot_tasks.sim.objects import ObjectState, SimObject, read_state
 
-
 GUI_VIEW = dict(cameraDistance=1.9, cameraYaw=50.0, cameraPitch=-32.0)   # where the window looks from
 
 
@@ -98,7 +97,7 @@ class World:
         if self.gui:     # drawing every body as it loads makes building ~30x slower
             p.configureDebugVisualizer(p.COV_ENABLE_RENDERING, 0, physicsClientId=cid)
         if self.scene_name is not None:
-            from robot_tasks.sim.scenes import build_scene   # scenes import World: import late
+            from robot_tasks.sim.scenes import build_scene  # scenes import World: import late
             build_scene(self, self.scene_name, **self.scene_options)
         if self.gui:
             self._aim_gui_view()

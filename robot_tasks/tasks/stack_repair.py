@@ -26,8 +26,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .stacking_plan import (DISPLACED_DISTANCE, EVIDENCE_CONFIDENCE, StackLayout, physical_level, slot_position,
-                            unstack_displaced)
+from .stacking_plan import (
+    DISPLACED_DISTANCE,
+    EVIDENCE_CONFIDENCE,
+    StackLayout,
+    physical_level,
+    slot_position,
+    unstack_displaced,
+)
 from .table_spots import free_spot
 from .world_view import Seen, Vec3, distance, horizontal_distance
 

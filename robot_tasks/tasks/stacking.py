@@ -50,14 +50,20 @@ import logging
 import math
 import time
 
-from robot_tasks.bt import (BidirectionalPort, ConditionNode, InputPort, NodeStatus, OutputPort,
-                            StatefulActionNode, SyncActionNode)
+from robot_tasks.bt import (
+    BidirectionalPort,
+    ConditionNode,
+    InputPort,
+    NodeStatus,
+    OutputPort,
+    StatefulActionNode,
+    SyncActionNode,
+)
 from robot_tasks.bt.errors import BehaviorTreeError
 
 from . import stack_repair as repair
 from . import stacking_plan as plan
-from .world_view import (Seen, WorldViewError, detections_stamp, distance, position_of_pose, seen_by_label,
-                         stamp_seconds)
+from .world_view import Seen, WorldViewError, detections_stamp, distance, position_of_pose, seen_by_label, stamp_seconds
 
 LOG = logging.getLogger("robot_tasks.tasks.stacking")
 SUCCESS, FAILURE = NodeStatus.SUCCESS, NodeStatus.FAILURE

@@ -45,10 +45,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from robot_tasks.ros.dds import (configure_loopback_dds, loopback_dds_settings, loopback_environment,
-                                 pick_free_domain_id, reserve_domain)
+from robot_tasks.ros.dds import (
+    configure_loopback_dds,
+    loopback_dds_settings,
+    loopback_environment,
+    pick_free_domain_id,
+    reserve_domain,
+)
 from robot_tasks.testing.procfs import (
-    InetSocket, fastdds_segments, fastdds_segments_in_use, fastdds_segments_of, inet_sockets_of,
+    InetSocket,
+    fastdds_segments,
+    fastdds_segments_in_use,
+    fastdds_segments_of,
+    inet_sockets_of,
     processes_in_group,
 )
 

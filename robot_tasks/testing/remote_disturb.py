@@ -45,7 +45,8 @@ def disturb(mode: str, timeout: float, say=print) -> dict:
 
 def _follow(watcher, state, rule, timeout, say) -> dict:
     # the demo's own steps: phase events arm the rule, its request goes out as the demo sends it
-    from robot_tasks.demo.runner import _print_events as print_events, _send_perturb as send_perturb
+    from robot_tasks.demo.runner import _print_events as print_events
+    from robot_tasks.demo.runner import _send_perturb as send_perturb
 
     start = time.monotonic()
     future, request = None, None

@@ -38,7 +38,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
-from robot_tasks.bt import Blackboard, BehaviorTreeFactory, NodeStatus
+from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus
 from robot_tasks.bt.blackboard_json import import_blackboard_from_json
 from robot_tasks.bt.errors import BehaviorTreeError, SubstitutionError
 from robot_tasks.bt.testing import TestNodeConfig

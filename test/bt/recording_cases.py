@@ -13,8 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from robot_tasks.bt import (BehaviorTreeFactory, ConditionNode, InputPort, NodeStatus, OutputPort,
-                            StatefulActionNode, SyncActionNode)
+from robot_tasks.bt import (
+    BehaviorTreeFactory,
+    ConditionNode,
+    InputPort,
+    NodeStatus,
+    OutputPort,
+    StatefulActionNode,
+    SyncActionNode,
+)
 from robot_tasks.bt.recording import FileRecording
 
 TREE = """<root BTCPP_format="4" main_tree_to_execute="Main">

@@ -21,8 +21,7 @@ import msgpack
 import pytest
 
 from robot_tasks.bt import BehaviorTreeFactory, Blackboard
-from robot_tasks.bt.blackboard_json import (export_blackboard_to_json, import_blackboard_from_json,
-                                            register_json_type)
+from robot_tasks.bt.blackboard_json import export_blackboard_to_json, import_blackboard_from_json, register_json_type
 from robot_tasks.bt.groot2.blackboard_dump import DumpRefused, blackboards_dict, blackboards_dump
 
 pytestmark = pytest.mark.timeout(120)

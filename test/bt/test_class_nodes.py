@@ -2,10 +2,21 @@
 import enum
 
 import pytest
-
 from bt_helpers import tree_xml
-from robot_tasks.bt import (BehaviorTreeError, BehaviorTreeFactory, ConditionNode, ControlNode, DecoratorNode,
-                            InputPort, LogicError, NodeStatus, NodeType, OutputPort, StatefulActionNode)
+
+from robot_tasks.bt import (
+    BehaviorTreeError,
+    BehaviorTreeFactory,
+    ConditionNode,
+    ControlNode,
+    DecoratorNode,
+    InputPort,
+    LogicError,
+    NodeStatus,
+    NodeType,
+    OutputPort,
+    StatefulActionNode,
+)
 
 S, F, R = NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.RUNNING
 

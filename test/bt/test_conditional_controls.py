@@ -1,7 +1,7 @@
 """IfThenElse, WhileDoElse and Switch2..Switch6."""
 import pytest
-
 from bt_helpers import F, K, R, S, build, make_factory, tree_xml
+
 from robot_tasks.bt import LogicError
 
 

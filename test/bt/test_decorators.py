@@ -1,6 +1,5 @@
 """Decorators tick by tick: statuses, child tick/halt counts, wake-up yields, timers."""
 import pytest
-
 from bt_helpers import F, I, K, R, S, build
 
 

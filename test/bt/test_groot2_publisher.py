@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from groot2_client import Groot2Client, free_port_pair  # noqa: E402
 from groot2_harness.scenarios import SCENARIOS, run  # noqa: E402
 from groot2_harness.sides import OurSide  # noqa: E402
+
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus  # noqa: E402
 from robot_tasks.bt.groot2 import Groot2Error, Groot2Publisher  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Built-in leaves: AlwaysSuccess/Failure, Script, ScriptCondition, SetBlackboard,
 UnsetBlackboard, Sleep."""
 import pytest
-
 from bt_helpers import F, I, R, S, build, make_factory, tree_xml
+
 from robot_tasks.bt import Blackboard, LogicError, ScriptError
 
 

@@ -10,8 +10,8 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-
 from bt_helpers import F, I, K, R, S, build
+
 from robot_tasks.bt import RuntimeTreeError, XmlError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,7 +1,7 @@
 """Nav2's PipelineSequence, RoundRobin and RecoveryNode, tick by tick (opt-in registration)."""
 import pytest
-
 from bt_helpers import F, I, K, R, S, build, make_factory
+
 from robot_tasks.bt import LogicError, XmlError
 from robot_tasks.bt.nav2 import register_nav2_nodes
 

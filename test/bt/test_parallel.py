@@ -1,7 +1,7 @@
 """Parallel (thresholds, negatives, early return, skipped) and ParallelAll."""
 import pytest
-
 from bt_helpers import F, I, K, R, S, build
+
 from robot_tasks.bt import LogicError
 
 

@@ -17,8 +17,17 @@ is *not* registered (4.10 refuses Cat -> Animal without `registerPolymorphicCast
 """
 import pytest
 
-from robot_tasks.bt import (BehaviorTreeFactory, BidirectionalPort, Blackboard, InputPort, NodeStatus,
-                            OutputPort, PortError, SyncActionNode, XmlError)
+from robot_tasks.bt import (
+    BehaviorTreeFactory,
+    BidirectionalPort,
+    Blackboard,
+    InputPort,
+    NodeStatus,
+    OutputPort,
+    PortError,
+    SyncActionNode,
+    XmlError,
+)
 from robot_tasks.bt.port_types import polymorphic_cast
 from robot_tasks.bt.ports import convert_value
 

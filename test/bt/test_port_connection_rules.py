@@ -14,8 +14,8 @@ import os
 import subprocess
 
 import pytest
-
 from port_rule_cases import CASES, DIRECTIONS, TYPES, make_factory, matrix_expectations, two_ports_xml
+
 from robot_tasks.bt import XmlError
 
 

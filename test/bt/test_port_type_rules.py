@@ -19,8 +19,17 @@ import typing
 
 import pytest
 
-from robot_tasks.bt import (Blackboard, BehaviorTreeError, BehaviorTreeFactory, InputPort, LogicError, NodeStatus,
-                            OutputPort, SyncActionNode, XmlError)
+from robot_tasks.bt import (
+    BehaviorTreeError,
+    BehaviorTreeFactory,
+    Blackboard,
+    InputPort,
+    LogicError,
+    NodeStatus,
+    OutputPort,
+    SyncActionNode,
+    XmlError,
+)
 from robot_tasks.bt.port_types import class_key, port_key
 from robot_tasks.bt.ports import convert_value
 

@@ -1,9 +1,17 @@
 """Ports: literals, defaults, {key}, {=}, @key, conversion at creation and at read time."""
 import pytest
-
-from robot_tasks.bt import (BehaviorTreeFactory, InputPort, NodeStatus, OutputPort, BidirectionalPort,
-                            PortError, SyncActionNode, XmlError)
 from bt_helpers import tree_xml
+
+from robot_tasks.bt import (
+    BehaviorTreeFactory,
+    BidirectionalPort,
+    InputPort,
+    NodeStatus,
+    OutputPort,
+    PortError,
+    SyncActionNode,
+    XmlError,
+)
 
 SEEN = []
 

@@ -12,10 +12,19 @@ from dataclasses import dataclass
 
 import pytest
 
-from robot_tasks.bt import (BehaviorTreeFactory, InputPort, NodeConfig, NodeStatus, NodeType, OutputPort,
-                            PortError, SyncActionNode, XmlError)
-from robot_tasks.bt.blackboard_json import export_blackboard_to_json, register_json_type
+from robot_tasks.bt import (
+    BehaviorTreeFactory,
+    InputPort,
+    NodeConfig,
+    NodeStatus,
+    NodeType,
+    OutputPort,
+    PortError,
+    SyncActionNode,
+    XmlError,
+)
 from robot_tasks.bt.blackboard import Blackboard
+from robot_tasks.bt.blackboard_json import export_blackboard_to_json, register_json_type
 from robot_tasks.bt.ports import blackboard_key
 
 

@@ -1,7 +1,7 @@
 """Pre/post-condition attributes, as BT.CPP 4.10's tree_node.cpp runs them."""
 import pytest
-
 from bt_helpers import F, I, K, R, S, build
+
 from robot_tasks.bt import XmlError
 
 

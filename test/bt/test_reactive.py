@@ -1,7 +1,7 @@
 """ReactiveSequence and ReactiveFallback, tick by tick."""
 import pytest
-
 from bt_helpers import F, I, K, R, S, build, make_factory, tree_xml
+
 from robot_tasks.bt import XmlError
 
 

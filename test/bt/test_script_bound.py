@@ -15,12 +15,11 @@ from xml.sax.saxutils import escape
 
 import behaviortreepy
 import pytest
+from test_script_oracle import SEED, SETUP, ScriptMaker, our_signature, run_btcpp, run_btcpp_condition, same_signature
 
 from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus, XmlError
 from robot_tasks.bt.errors import BehaviorTreeError, ScriptError
 from robot_tasks.bt.scripting import parse_script
-from test_script_oracle import SEED, SETUP, ScriptMaker, our_signature, run_btcpp, run_btcpp_condition, \
-    same_signature
 
 CASES = 1500
 

@@ -1,8 +1,17 @@
 """The script tokenizer against BT.CPP 4.10's `script_tokenizer.cpp` rules."""
 import pytest
 
-from robot_tasks.bt.scripting.tokenizer import (BOOLEAN, END, ERROR, IDENTIFIER, INTEGER,
-                                                OPERATOR, REAL, STRING, tokenize)
+from robot_tasks.bt.scripting.tokenizer import (
+    BOOLEAN,
+    END,
+    ERROR,
+    IDENTIFIER,
+    INTEGER,
+    OPERATOR,
+    REAL,
+    STRING,
+    tokenize,
+)
 
 
 def kinds_and_texts(source):

@@ -16,8 +16,15 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.bt import (BehaviorTreeError, BehaviorTreeFactory, InputPort, NodeStatus, NodeType,
-                            SubstitutionError, XmlError)
+from robot_tasks.bt import (
+    BehaviorTreeError,
+    BehaviorTreeFactory,
+    InputPort,
+    NodeStatus,
+    NodeType,
+    SubstitutionError,
+    XmlError,
+)
 from robot_tasks.bt.testing import TestNode, TestNodeConfig, wildcards_match
 from robot_tasks.bt.testing.rule_order import UnorderedKeys, std_string_hash
 

@@ -1,7 +1,7 @@
 """SubTree blackboards, remapping, _autoremap, TreeNodesModel defaults, <include>."""
 import pytest
-
 from bt_helpers import S, build, make_factory
+
 from robot_tasks.bt import XmlError
 
 SUB = '<BehaviorTree ID="Sub"><Script code="{}"/></BehaviorTree>'

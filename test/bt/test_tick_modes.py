@@ -2,8 +2,8 @@
 import threading
 
 import pytest
-
 from bt_helpers import I, K, R, S, build
+
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus, StatefulActionNode
 
 

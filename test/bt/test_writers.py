@@ -1,7 +1,14 @@
 """write_tree_nodes_model_xml / write_tree_to_xml, and the round trip through the parser."""
 from bt_helpers import S, make_factory, tree_xml
-from robot_tasks.bt import (BehaviorTreeFactory, InputPort, NodeStatus, OutputPort, write_tree_nodes_model_xml,
-                            write_tree_to_xml)
+
+from robot_tasks.bt import (
+    BehaviorTreeFactory,
+    InputPort,
+    NodeStatus,
+    OutputPort,
+    write_tree_nodes_model_xml,
+    write_tree_to_xml,
+)
 from robot_tasks.bt.xml.document import parse_xml
 
 BODY = ('<Sequence name="main_seq">'

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from robot_tasks.bt import Blackboard, BehaviorTreeFactory, InputPort, NodeStatus, OutputPort
+from robot_tasks.bt import BehaviorTreeFactory, Blackboard, InputPort, NodeStatus, OutputPort
 from robot_tasks.bt.nav2 import register_nav2_nodes
 
 CORPUS = Path(__file__).resolve().parent / "corpus"

@@ -1,7 +1,7 @@
 """Every XML error names the file, the line and the node, with BT.CPP's rules."""
 import pytest
-
 from bt_helpers import make_factory
+
 from robot_tasks.bt import BehaviorTreeError, XmlError
 
 

@@ -2,8 +2,8 @@
 rules and the messages for common mistakes. DTDs and entities stay refused."""
 import behaviortreepy
 import pytest
-
 from bt_helpers import make_factory
+
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus, XmlError
 
 S, F = NodeStatus.SUCCESS, NodeStatus.FAILURE

@@ -2,8 +2,8 @@
 import warnings
 
 import pytest
-
 from bt_helpers import S, make_factory
+
 from robot_tasks.bt import XmlError
 
 

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-from paths import REPO, SUPPORT
 import yaml
+from paths import REPO, SUPPORT
 
-from robot_tasks.testing.harness import (RosTestNode, fastdds_segments,
-                                     fastdds_segments_of)
+from robot_tasks.testing.harness import RosTestNode, fastdds_segments, fastdds_segments_of
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -126,11 +125,11 @@ def test_every_topic_and_frame_of_the_rviz_config_and_foxglove_layout_is_publish
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import Image
     from std_msgs.msg import String
-    from tf2_msgs.msg import TFMessage
     from visualization_msgs.msg import MarkerArray
 
     from robot_tasks.control.frame_tree import FrameTransform, FrameTree, compose_frames
     from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
+    from tf2_msgs.msg import TFMessage
 
     launcher.start(bringup_argv(*WHAT_VIEWERS_NEED, "--set", "sim.camera_rate=2.0"), name="bringup")
     latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)

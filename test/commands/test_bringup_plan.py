@@ -7,8 +7,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from robot_tasks.bringup import (BringupError, check_executables, child_environment, load_plan, node_argv,
-                                 parse_set_option, with_overrides)
+from robot_tasks.bringup import (
+    BringupError,
+    check_executables,
+    child_environment,
+    load_plan,
+    node_argv,
+    parse_set_option,
+    with_overrides,
+)
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "franka_stacking.yaml"
 

@@ -7,8 +7,8 @@ import sys
 import time
 
 import pytest
-from paths import SUPPORT
 import yaml
+from paths import SUPPORT
 
 from robot_tasks.cli import main as cli_main
 from robot_tasks.testing.harness import wait_until

@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from robot_tasks.control import IK_METHODS, IkConfig, IkSolver, InputError, Pose
-from robot_tasks.control.jacobian_inverse import (adaptive_damping, ik_params_for, step_dls,
-                                                  step_pinv, step_svd, step_transpose)
+from robot_tasks.control.jacobian_inverse import (
+    adaptive_damping,
+    ik_params_for,
+    step_dls,
+    step_pinv,
+    step_svd,
+    step_transpose,
+)
 
 
 @pytest.mark.parametrize("method", IK_METHODS)

@@ -5,8 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from robot_tasks.control import (InputError, interpolate_joints, interpolate_path,
-                                 max_joint_step, step_count)
+from robot_tasks.control import InputError, interpolate_joints, interpolate_path, max_joint_step, step_count
 
 
 def _assert_bounded(points, q0, q1, max_dq):

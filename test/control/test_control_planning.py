@@ -2,9 +2,19 @@
 import numpy as np
 import pytest
 
-from robot_tasks.control import (ArmKinematics, Box, CollisionChecker, IkConfig, IkSolver,
-                                 InputError, Pose, first_invalid_state, interpolate_path,
-                                 plan_joint_path, plan_to_pose)
+from robot_tasks.control import (
+    ArmKinematics,
+    Box,
+    CollisionChecker,
+    IkConfig,
+    IkSolver,
+    InputError,
+    Pose,
+    first_invalid_state,
+    interpolate_path,
+    plan_joint_path,
+    plan_to_pose,
+)
 
 DOWN = [1.0, 0.0, 0.0, 0.0]  # tool z axis pointing down (180 degrees about x)
 

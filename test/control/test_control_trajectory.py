@@ -2,8 +2,7 @@
 import numpy as np
 import pytest
 
-from robot_tasks.control import (InputError, interpolate_joints, make_trajectory,
-                                 time_parameterize)
+from robot_tasks.control import InputError, interpolate_joints, make_trajectory, time_parameterize
 
 
 @pytest.mark.parametrize("scaling", [1.0, 0.5, 0.1])

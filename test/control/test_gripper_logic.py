@@ -8,10 +8,25 @@ from dataclasses import replace
 
 import pytest
 
-from robot_tasks.control.gripper_drivers import (ABORTED, CANCELED, SUCCEEDED, franka_call,
-                                                 gripper_action_call, judge_franka, judge_gripper_action)
-from robot_tasks.control.gripper_logic import (FORCE_HOLD, MODE_NOT_SUPPORTED, PARALLEL, SUCTION,
-                                               GripperSettings, ParallelCommand, SuctionCommand, check_goal)
+from robot_tasks.control.gripper_drivers import (
+    ABORTED,
+    CANCELED,
+    SUCCEEDED,
+    franka_call,
+    gripper_action_call,
+    judge_franka,
+    judge_gripper_action,
+)
+from robot_tasks.control.gripper_logic import (
+    FORCE_HOLD,
+    MODE_NOT_SUPPORTED,
+    PARALLEL,
+    SUCTION,
+    GripperSettings,
+    ParallelCommand,
+    SuctionCommand,
+    check_goal,
+)
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 
 PARALLEL_GRIPPER = GripperSettings(gripper_type="parallel", max_width=0.08, default_effort=20.0, max_effort=140.0,

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 from robot_tasks.control import InputError
-from robot_tasks.control.compliance import (ArmDynamics, ArmState, JointImpedanceConfig,
-                                            JointImpedanceController)
+from robot_tasks.control.compliance import ArmDynamics, ArmState, JointImpedanceConfig, JointImpedanceController
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,17 @@ import pytest
 
 from robot_tasks.control import ArmKinematics, Pose, interpolation, panda_spec, ur10_spec
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
-from robot_tasks.control.motion_request import (FrameMap, Motion, MotionDefaults, joint_request,
-                                                pose_distance, pose_request)
-from robot_tasks.ros.joint_state_cache import JointStateCache, PollGaps
 from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
-from robot_tasks.control.robot_defaults import (ROBOT_DEFAULTS, SettingsError, obstacles_in_base,
-                                          pose_from_list)
+from robot_tasks.control.motion_request import (
+    FrameMap,
+    Motion,
+    MotionDefaults,
+    joint_request,
+    pose_distance,
+    pose_request,
+)
+from robot_tasks.control.robot_defaults import ROBOT_DEFAULTS, SettingsError, obstacles_in_base, pose_from_list
+from robot_tasks.ros.joint_state_cache import JointStateCache, PollGaps
 
 DOWN = (1.0, 0.0, 0.0, 0.0)
 PANDA_FRAMES = FrameMap("panda_link0", Pose([0.0, 0.0, 0.625]))

@@ -4,9 +4,14 @@ import pinocchio as pin
 import pytest
 
 from robot_tasks.control import InputError, Pose
-from robot_tasks.control.compliance import (ArmDynamics, ArmState, OperationalSpaceConfig,
-                                            OperationalSpaceController, wall_press_command,
-                                            wall_press_config)
+from robot_tasks.control.compliance import (
+    ArmDynamics,
+    ArmState,
+    OperationalSpaceConfig,
+    OperationalSpaceController,
+    wall_press_command,
+    wall_press_config,
+)
 
 TILT = pin.utils.rotate("y", -np.pi / 4) @ pin.utils.rotate("x", np.pi)   # a 45° wall frame
 

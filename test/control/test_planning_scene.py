@@ -5,8 +5,17 @@ import math
 import numpy as np
 import pytest
 
-from robot_tasks.control import (Box, CollisionChecker, IkConfig, IkSolver, InputError, Pose,
-                                 first_invalid_state, interpolate_path, plan_joint_path)
+from robot_tasks.control import (
+    Box,
+    CollisionChecker,
+    IkConfig,
+    IkSolver,
+    InputError,
+    Pose,
+    first_invalid_state,
+    interpolate_path,
+    plan_joint_path,
+)
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
 from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
 from robot_tasks.control.motion_request import FrameMap, Motion, MotionDefaults, pose_request

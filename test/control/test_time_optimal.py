@@ -4,9 +4,17 @@ ones do not, and the checker measures what the controller's interpolation does."
 import numpy as np
 import pytest
 
-from robot_tasks.control import (InputError, JointLimits, TimedTrajectory, cartesian_line,
-                                 check_trajectory, default_limits_path, interpolate_path,
-                                 load_limits_file, make_trajectory)
+from robot_tasks.control import (
+    InputError,
+    JointLimits,
+    TimedTrajectory,
+    cartesian_line,
+    check_trajectory,
+    default_limits_path,
+    interpolate_path,
+    load_limits_file,
+    make_trajectory,
+)
 
 TOL = 1e-6
 

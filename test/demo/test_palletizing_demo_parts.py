@@ -5,13 +5,13 @@ import math
 
 import pytest
 from defusedxml import ElementTree
-from paths import REPO
 from ground_truth import level
+from paths import REPO
 
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
-from robot_tasks.demo.ur10_palletizing import RECOVERIES
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
 from robot_tasks.demo.runner import Counted
+from robot_tasks.demo.ur10_palletizing import RECOVERIES
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 
 UP, DOWN = (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0)

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 import yaml
 
-from robot_tasks.control import ArmKinematics, Pose, load_limits_file, default_limits_path, panda_spec
+from robot_tasks.control import ArmKinematics, Pose, default_limits_path, load_limits_file, panda_spec
 from robot_tasks.control.motion_pipeline import MotionPlanner, PlannerSettings
 from robot_tasks.control.motion_request import FrameMap, Motion, MotionDefaults, pose_request
-from robot_tasks.demo.sent_trajectories import (audit_trajectories, is_bounded, read_sent_trajectories,
-                                                server_limits)
+from robot_tasks.demo.sent_trajectories import audit_trajectories, is_bounded, read_sent_trajectories, server_limits
 
 HOME = np.array([0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785])
 # the old timing's settings (velocity_ramp): no joint limits, a 0.2 s speed ramp

@@ -12,8 +12,11 @@ import numpy as np
 import pybullet as p
 import pybullet_data
 
-from robot_tasks.perception.pybullet_camera import (camera_from_pybullet, depth_from_pybullet_buffer,
-                                                    near_far_from_pybullet_projection)
+from robot_tasks.perception.pybullet_camera import (
+    camera_from_pybullet,
+    depth_from_pybullet_buffer,
+    near_far_from_pybullet_projection,
+)
 
 TABLE_TOP = 0.625               # table/table.urdf top surface (measured by back-projection)
 CUBE = 0.05

@@ -5,10 +5,10 @@ import math
 
 import numpy as np
 import pytest
+from perception_scenes import OBLIQUE, TOP_DOWN, TableScene
 
 from robot_tasks.perception import Detector
 from robot_tasks.perception.geometry import matrix_from_quat
-from perception_scenes import OBLIQUE, TOP_DOWN, TableScene
 
 pytestmark = pytest.mark.sim
 BIN = (0.30, 0.20, 0.12)

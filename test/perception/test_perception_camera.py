@@ -6,15 +6,17 @@ import math
 import numpy as np
 import pybullet as p
 import pytest
-
-from robot_tasks.perception.camera import (CameraIntrinsics, back_project, transform_points,
-                                           validate_pose)
-from robot_tasks.perception.errors import PerceptionInputError
-from robot_tasks.perception.pybullet_camera import (depth_from_pybullet_buffer,
-                                                    intrinsics_from_pybullet_projection,
-                                                    near_far_from_pybullet_projection,
-                                                    pose_from_pybullet_view, view_from_pose)
 from perception_scenes import TABLE_TOP, TableScene
+
+from robot_tasks.perception.camera import CameraIntrinsics, back_project, transform_points, validate_pose
+from robot_tasks.perception.errors import PerceptionInputError
+from robot_tasks.perception.pybullet_camera import (
+    depth_from_pybullet_buffer,
+    intrinsics_from_pybullet_projection,
+    near_far_from_pybullet_projection,
+    pose_from_pybullet_view,
+    view_from_pose,
+)
 
 
 def test_intrinsics_match_the_field_of_view():

@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from perception_scenes import CUBE, OBLIQUE, TABLE_TOP, TOP_DOWN, TableScene, random_cube_scene
 
 from robot_tasks.perception import Detector
 from robot_tasks.perception.geometry import matrix_from_quat
-from perception_scenes import CUBE, OBLIQUE, TABLE_TOP, TOP_DOWN, TableScene, random_cube_scene
 
 pytestmark = pytest.mark.sim
 FOUR = ["blue_cube", "green_cube", "red_cube", "yellow_cube"]

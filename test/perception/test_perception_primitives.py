@@ -4,13 +4,18 @@ from __future__ import annotations
 import colorsys
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from robot_tasks.perception.color import ColorClass, rgb_to_hsv
-import cv2
-from robot_tasks.perception.geometry import (fit_circle, matrix_from_quat, min_area_rectangle,
-                                             quat_from_matrix, quat_from_yaw)
+from robot_tasks.perception.geometry import (
+    fit_circle,
+    matrix_from_quat,
+    min_area_rectangle,
+    quat_from_matrix,
+    quat_from_yaw,
+)
 
 
 def test_rgb_to_hsv_matches_colorsys():

@@ -17,8 +17,8 @@ import math
 
 import numpy as np
 import pytest
-
 from perception_scenes import CUBE, OBLIQUE, TABLE_TOP, TOP_DOWN, TableScene
+
 from robot_tasks.perception import Detector
 from robot_tasks.perception.geometry import matrix_from_quat, quat_from_matrix
 

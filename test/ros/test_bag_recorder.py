@@ -18,9 +18,9 @@ def test_bag_holds_every_sent_message_and_thins_a_rate_limited_topic(ros_env, la
     from rosbags.highlevel import AnyReader
     from sensor_msgs.msg import JointState
     from std_msgs.msg import String
-    from robot_tasks_interfaces.msg import DetectedObject, DetectedObjectArray, TreeNodeStatus, TreeStatus
 
     from robot_tasks.ros.bag_recorder import BagRecorder, BagTopic
+    from robot_tasks_interfaces.msg import DetectedObject, DetectedObjectArray, TreeNodeStatus, TreeStatus
 
     bag_path = tmp_path / "bag"
     bag = ros_node.run_on_executor(lambda: BagRecorder(ros_node.node, bag_path, [

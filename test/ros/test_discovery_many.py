@@ -24,11 +24,9 @@ import sys
 import time
 
 import pytest
-
+from raw_node_scripts import SPIN_UNTIL_STOPPED
 from rclpy.qos import DurabilityPolicy, QoSProfile
 from std_srvs.srv import Trigger
-
-from raw_node_scripts import SPIN_UNTIL_STOPPED
 
 from robot_tasks.ros.dds import DOMAIN_GAIN, PORT_BASE, find_profile_file
 from robot_tasks.testing.harness import inet_sockets_of, wait_until

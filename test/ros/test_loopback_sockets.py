@@ -26,13 +26,12 @@ import sys
 
 import pytest
 from paths import SUPPORT
+from raw_node_scripts import SPIN_UNTIL_STOPPED
 from std_msgs.msg import String
 
-from raw_node_scripts import SPIN_UNTIL_STOPPED
-
 from robot_tasks.ros.dds import find_profile_file
-from robot_tasks.testing.procfs import inet_sockets_of
 from robot_tasks.testing.harness import NodeProcess
+from robot_tasks.testing.procfs import inet_sockets_of
 
 pytestmark = pytest.mark.ros
 TEST_NODES = SUPPORT

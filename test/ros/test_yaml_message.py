@@ -15,7 +15,11 @@ from std_msgs.msg import Byte, ByteMultiArray, Char, Header
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_tasks.ros.yaml_message import (
-    MessageFillError, fill_message, message_from_yaml, message_to_dict, message_to_yaml,
+    MessageFillError,
+    fill_message,
+    message_from_yaml,
+    message_to_dict,
+    message_to_yaml,
 )
 from robot_tasks_interfaces.action import DetectObjects, ExecuteTree, MoveToJoints, MoveToPose
 from robot_tasks_interfaces.msg import DetectedObject, TreeStatus

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.sim.controller_manager import (AUTO, BEST_EFFORT, FORCE_AUTO, NOTHING_TO_DO, STRICT,
-                                                Listed, plan_switch, success_message)
+from robot_tasks.sim.controller_manager import (
+    AUTO,
+    BEST_EFFORT,
+    FORCE_AUTO,
+    NOTHING_TO_DO,
+    STRICT,
+    Listed,
+    plan_switch,
+    success_message,
+)
 
 ARM = tuple(f"panda_joint{i}/effort" for i in range(1, 8))
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from torque_helpers import seconds, torque_panda_world
 
 from robot_tasks.control.compliance import OperationalSpaceConfig, OperationalSpaceController
 from robot_tasks.control.pose import Pose
 from robot_tasks.sim import CommandRejected, JointTrajectory, TrajectoryPoint, World
 from robot_tasks.sim.compliant import COMPLIANCE_TYPE, arm_dynamics
 from robot_tasks.sim.controller_switch import TRAJECTORY, add_compliant_controller
-
-from torque_helpers import seconds, torque_panda_world
 
 pytestmark = pytest.mark.sim
 

@@ -6,7 +6,6 @@ import math
 import numpy as np
 import pybullet as p
 import pytest
-
 from sim_helpers import move_to
 
 from robot_tasks.sim import SimError

@@ -11,10 +11,9 @@ import numpy as np
 import pinocchio as pin
 import pybullet as p
 import pytest
+from torque_helpers import torque_panda_world
 
 from robot_tasks.sim.compliant import arm_dynamics
-
-from torque_helpers import torque_panda_world
 
 pytestmark = pytest.mark.sim
 

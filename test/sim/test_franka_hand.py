@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pybullet as p
 import pytest
-
 from sim_helpers import move_to
+
 from robot_tasks.sim.franka_hand import ABORTED, FAILED, FrankaHand
 
 pytestmark = pytest.mark.sim

@@ -5,15 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pinocchio as pin
 import pytest
+from torque_helpers import attach, seconds, torque_panda_world
 
-from robot_tasks.control.compliance import (JointImpedanceConfig, JointImpedanceController,
-                                            OperationalSpaceConfig, OperationalSpaceController)
+from robot_tasks.control.compliance import (
+    JointImpedanceConfig,
+    JointImpedanceController,
+    OperationalSpaceConfig,
+    OperationalSpaceController,
+)
 from robot_tasks.sim import CommandRejected, JointTrajectory, SimError, TrajectoryPoint, World
 from robot_tasks.sim.compliant import arm_dynamics
 from robot_tasks.sim.controller_switch import add_compliant_controller
 from robot_tasks.sim.robots import make_panda, make_ur10
-
-from torque_helpers import attach, seconds, torque_panda_world
 
 pytestmark = pytest.mark.sim
 

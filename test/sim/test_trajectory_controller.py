@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from robot_tasks.sim import CommandRejected, JointTrajectory, TrajectoryPoint
-from robot_tasks.sim.trajectory import Interpolator
 from robot_tasks.sim.controller import Outcome, Tolerances
+from robot_tasks.sim.trajectory import Interpolator
 
 pytestmark = pytest.mark.sim
 

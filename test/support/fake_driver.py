@@ -36,14 +36,14 @@ from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
+from franka_gripper_standin import StandInFrankaGripper  # noqa: E402
+from jtc_standin import StandInJTC  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from rclpy.time import Time  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
-from franka_gripper_standin import StandInFrankaGripper  # noqa: E402
-from jtc_standin import StandInJTC  # noqa: E402
 
 ARM = [f"panda_joint{i}" for i in range(1, 8)]
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]

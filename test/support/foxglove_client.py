@@ -18,7 +18,7 @@ import struct
 import time
 
 import websockets
-from rosbags.typesys import Stores, get_typestore, get_types_from_msg
+from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
 SUBPROTOCOL = "foxglove.sdk.v1"
 MESSAGE_DATA, FETCH_ASSET_RESPONSE = 0x01, 0x04

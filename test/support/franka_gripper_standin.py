@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import math
 
-from control_msgs.action import GripperCommand
-from franka_msgs.action import Grasp, Homing, Move
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.task import Future
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
+
+from control_msgs.action import GripperCommand
+from franka_msgs.action import Grasp, Homing, Move
 
 FAILED = "libfranka gripper: Command failed!"
 ABORTED = "libfranka gripper: Command aborted!"

@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from control_msgs.action import FollowJointTrajectory
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from trajectory_msgs.msg import JointTrajectory
+
+from control_msgs.action import FollowJointTrajectory
 
 Result = FollowJointTrajectory.Result
 
@@ -145,7 +146,7 @@ class StandInJTC:
             self.goal = None
 
     async def _execute(self, handle):
-        from robot_tasks.ros.async_tools import sleep   # (a wall-clock await; no server logic)
+        from robot_tasks.ros.async_tools import sleep  # (a wall-clock await; no server logic)
         key = bytes(handle.goal_id.uuid)
         while key not in self.outcomes:
             await sleep(self.node, 0.005)

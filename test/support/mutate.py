@@ -14,7 +14,6 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable
 
 from paths import REPO, SUPPORT

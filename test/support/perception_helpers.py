@@ -6,11 +6,10 @@ import threading
 import time
 
 import numpy as np
+from paths import SUPPORT
 
 from robot_tasks_interfaces.action import DetectObjects
 from robot_tasks_interfaces.msg import DetectedObjectArray
-
-from paths import SUPPORT
 
 FAKE_CAMERA = SUPPORT / "fake_camera.py"
 SERVER_MODULE = "robot_tasks.nodes.perception_server"

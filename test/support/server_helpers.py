@@ -7,11 +7,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from paths import SUPPORT
 from sensor_msgs.msg import JointState
 
 from robot_tasks_interfaces.action import GripperCommand, MoveToJoints, MoveToPose
-
-from paths import SUPPORT
 
 FAKE_DRIVER = SUPPORT / "fake_driver.py"
 DOWN = (1.0, 0.0, 0.0, 0.0)  # tool z axis pointing down (x, y, z, w)

@@ -18,8 +18,9 @@ from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
-from controller_manager_msgs.srv import ListControllers  # noqa: E402
 from rclpy.node import Node  # noqa: E402
+
+from controller_manager_msgs.srv import ListControllers  # noqa: E402
 
 
 class SlowControllerManager(Node):

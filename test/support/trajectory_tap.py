@@ -21,11 +21,12 @@ from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 
 configure_loopback_dds()
 
-from control_msgs.action import FollowJointTrajectory  # noqa: E402
 from rclpy.action import ActionClient, ActionServer, CancelResponse  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from trajectory_msgs.msg import JointTrajectory  # noqa: E402
+
+from control_msgs.action import FollowJointTrajectory  # noqa: E402
 
 LATCHED = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)

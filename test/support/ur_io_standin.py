@@ -30,6 +30,7 @@ from robot_tasks.ros.node_main import run_node  # noqa: E402  (imports no ROS)
 configure_loopback_dds()
 
 from rclpy.node import Node  # noqa: E402
+
 from ur_msgs.msg import Analog, Digital, IOStates  # noqa: E402
 from ur_msgs.srv import SetIO  # noqa: E402
 

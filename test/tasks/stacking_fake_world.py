@@ -19,10 +19,10 @@ import numpy as np
 from kinematic_cubes import settle
 
 from robot_tasks.bt import NodeStatus, StatefulActionNode, SyncActionNode
-from robot_tasks.ros.leaves.topic_nodes import TopicToBlackboard
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToPose
+from robot_tasks.ros.leaves.topic_nodes import TopicToBlackboard
 from robot_tasks.ros.leaves.values import parse_pose
 from robot_tasks.tasks.stacking import LOG as TASK_LOG
 from robot_tasks.tasks.stacking import register_stacking_nodes

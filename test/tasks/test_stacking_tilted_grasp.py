@@ -12,13 +12,12 @@ import math
 
 import numpy as np
 import pytest
+from test_stacking_leaves import SPAWNS, started, tree_of
 
 from robot_tasks.bt import NodeStatus
 from robot_tasks.perception.geometry import quat_from_matrix
 from robot_tasks.tasks import stacking_plan as plan
 from robot_tasks.tasks.world_view import Seen, axes_of_quaternion, seen_from_detection
-
-from test_stacking_leaves import SPAWNS, started, tree_of
 
 TABLE = 0.625
 CENTRE = (0.45, 0.1, TABLE + 0.035)

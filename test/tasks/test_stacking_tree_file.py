@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from defusedxml import ElementTree
-
 from tree_files import PORT_TAGS, FakeRosNode, full_factory
 
 TREE = Path(__file__).resolve().parents[2] / "trees" / "franka_stacking.xml"

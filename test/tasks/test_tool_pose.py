@@ -4,10 +4,9 @@ from __future__ import annotations
 import pytest
 
 from robot_tasks.bt import BehaviorTreeError, BehaviorTreeFactory, NodeStatus
+from robot_tasks.control import ArmKinematics, panda_spec
 from robot_tasks.tasks import register_nodes
 from robot_tasks.tasks.tool_pose import tool_pose_from_joints
-
-from robot_tasks.control import ArmKinematics, panda_spec
 
 SPEC = panda_spec()
 URDF = open(SPEC.urdf_path).read()

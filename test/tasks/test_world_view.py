@@ -5,8 +5,13 @@ import math
 
 import pytest
 
-from robot_tasks.tasks.world_view import (WorldViewError, position_of_pose, seen_by_label, seen_from_detection,
-                                          yaw_from_quaternion)
+from robot_tasks.tasks.world_view import (
+    WorldViewError,
+    position_of_pose,
+    seen_by_label,
+    seen_from_detection,
+    yaw_from_quaternion,
+)
 
 
 def detection(label, x=0.5, y=0.1, z=0.65, yaw=0.0, confidence=0.9):

@@ -11,7 +11,11 @@ from paths import SUPPORT
 from std_msgs.msg import String
 
 from robot_tasks.testing.harness import (
-    HarnessError, NodeLauncher, RosTestNode, fastdds_segments, fastdds_segments_of,
+    HarnessError,
+    NodeLauncher,
+    RosTestNode,
+    fastdds_segments,
+    fastdds_segments_of,
     processes_in_group,
 )
 

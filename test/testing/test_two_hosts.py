@@ -14,8 +14,14 @@ import time
 import pytest
 
 from robot_tasks.ros.dds import OPT_OUT_VARIABLE, domain_ports, pick_free_domain_id
-from robot_tasks.testing.isolation import (IsolationError, TrafficWatch, _route_allowed, check_routes, classify,
-                                           route_problems)
+from robot_tasks.testing.isolation import (
+    IsolationError,
+    TrafficWatch,
+    _route_allowed,
+    check_routes,
+    classify,
+    route_problems,
+)
 from robot_tasks.testing.netns import PREFIX, SUBNET, VETH, TwoHosts, ip, namespaces, unavailable_reason
 from robot_tasks.testing.two_host_dds import two_host_environment
 

@@ -36,6 +36,7 @@ def test_type_name_fields_and_hash_are_ros2s():
 def test_serialized_round_trip():
     from geometry_msgs.msg import TransformStamped
     from rclpy.serialization import deserialize_message, serialize_message
+
     from tf2_msgs.msg import TFMessage
 
     t = TransformStamped()

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from paths import REPO
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1000)]

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from paths import REPO
 
 sys.path.insert(0, str(REPO / "tools"))

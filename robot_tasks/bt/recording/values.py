@@ -42,7 +42,7 @@ import pickle
 from typing import Any
 
 from ..blackboard import EMPTY
-from ..blackboard_json import TYPE_FIELD, _TYPES_BY_CLASS, _TYPES_BY_NAME
+from ..blackboard_json import _TYPES_BY_CLASS, _TYPES_BY_NAME, TYPE_FIELD
 
 _SCALARS = frozenset({str, int, bool, type(None)})
 _NUMBER_ITEMS = frozenset({float, int, bool})   # a list of only these (finite) is its own JSON

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from ..errors import ScriptError
 from .syntax_tree import Assignment, Binary, Comparison, Literal, Name, Node, Ternary, Unary
-from .tokenizer import (BOOLEAN, END, ERROR, IDENTIFIER, INTEGER, OPERATOR, REAL, STRING,
-                        Token, tokenize)
+from .tokenizer import BOOLEAN, END, ERROR, IDENTIFIER, INTEGER, OPERATOR, REAL, STRING, Token, tokenize
 
 ASSIGNMENT_BP = 2
 TERNARY_BP = 4

@@ -18,10 +18,19 @@ from ..decorator_node import DecoratorNode
 from ..decorators.subtree import SubTreeNode
 from ..errors import BehaviorTreeError, ScriptError, XmlError
 from ..manifest import NodeManifest
-from ..port_types import connection_allowed, key_name, literal_key, port_key
 from ..node import NodeConfig, NodeType, TreeNode
-from ..ports import (NO_DEFAULT, POST_CONDITIONS, PRE_CONDITIONS, RESERVED_ATTRIBUTES, PortDirection, PortInfo,
-                     convert_from_string, convert_value, type_name)
+from ..port_types import connection_allowed, key_name, literal_key, port_key
+from ..ports import (
+    NO_DEFAULT,
+    POST_CONDITIONS,
+    PRE_CONDITIONS,
+    RESERVED_ATTRIBUTES,
+    PortDirection,
+    PortInfo,
+    convert_from_string,
+    convert_value,
+    type_name,
+)
 from ..scripts import compile_script
 from ..tree import Subtree, Tree
 from .document import XmlElement, parse_xml

@@ -15,8 +15,7 @@ force/torque reading); M, g, J, J̇ come from the URDF through `ArmDynamics`.
 """
 from .compliant_move import CompliantMove, along_normal, command_vector, smoothstep, to_frame
 from .dynamics import ArmDynamics, DynamicsTerms
-from .hybrid import (PRESS_STIFFNESS, WALL_FORCE_AXES, WALL_MOTION_AXES, wall_press_command,
-                     wall_press_config)
+from .hybrid import PRESS_STIFFNESS, WALL_FORCE_AXES, WALL_MOTION_AXES, wall_press_command, wall_press_config
 from .joint_impedance import JointImpedanceConfig, JointImpedanceController
 from .operational_space import OperationalSpaceConfig, OperationalSpaceController
 from .state import ArmState

@@ -33,8 +33,15 @@ import numpy as np
 from ..errors import InputError
 from ..pose import as_vector
 from .dynamics import ArmDynamics
-from .gains import (GAIN_BLOCKS, IMPEDANCE_MODES, check_choice, check_limits, damping_from_ratio,
-                    gain_vector, split_command)
+from .gains import (
+    GAIN_BLOCKS,
+    IMPEDANCE_MODES,
+    check_choice,
+    check_limits,
+    damping_from_ratio,
+    gain_vector,
+    split_command,
+)
 from .state import ArmState
 
 JOINT_COMMAND_TYPES = ("p_abs", "p_rel")

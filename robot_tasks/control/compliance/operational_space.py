@@ -41,8 +41,15 @@ import pinocchio as pin
 from ..errors import InputError
 from ..pose import Pose, as_vector
 from .dynamics import ArmDynamics, DynamicsTerms
-from .gains import (GAIN_BLOCKS, IMPEDANCE_MODES, check_choice, check_limits, damping_from_ratio,
-                    gain_vector, split_command)
+from .gains import (
+    GAIN_BLOCKS,
+    IMPEDANCE_MODES,
+    check_choice,
+    check_limits,
+    damping_from_ratio,
+    gain_vector,
+    split_command,
+)
 from .state import ArmState
 from .task_frame import axis_mask, rotate_diagonal, rotate_twist
 

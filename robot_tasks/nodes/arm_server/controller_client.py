@@ -17,9 +17,9 @@ rejected as "Empty trajectory received.")
 """
 from __future__ import annotations
 
-from control_msgs.action import FollowJointTrajectory
 from rclpy.action import ActionClient
 
+from control_msgs.action import FollowJointTrajectory
 from robot_tasks.ros.driver_goal import DriverGoal
 from robot_tasks.ros.error_codes import code_name
 

@@ -27,13 +27,12 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-
 from robot_tasks.control.motion_errors import ErrorCode, MotionFailure
+from robot_tasks.nodes.arm_server.speed_scaling import TrajectoryClock
+from robot_tasks.ros.async_tools import sleep, wait_for_worker
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.joint_state_cache import PollGaps
-from robot_tasks.ros.async_tools import sleep, wait_for_worker
-from robot_tasks.nodes.arm_server.speed_scaling import TrajectoryClock
 
 POLL_S = 0.01   # wall seconds between checks of the measured state
 

@@ -13,11 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from robot_tasks.control.motion_errors import ErrorCode
-from robot_tasks.control.motion_request import (FrameMap, Motion, MotionDefaults, joint_request, pose_distance,
-                                                pose_request)
-from robot_tasks.ros.error_codes import constant_name, result_code
-from robot_tasks.nodes.arm_server.conversions import goal_pose_parts, pose_stamped
 from robot_tasks.control.motion_pipeline import MotionPlanner
+from robot_tasks.control.motion_request import (
+    FrameMap,
+    Motion,
+    MotionDefaults,
+    joint_request,
+    pose_distance,
+    pose_request,
+)
+from robot_tasks.nodes.arm_server.conversions import goal_pose_parts, pose_stamped
+from robot_tasks.ros.error_codes import constant_name, result_code
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
 
 

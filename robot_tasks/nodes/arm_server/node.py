@@ -31,28 +31,26 @@ import threading
 
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.node import Node
-from rclpy.qos import (qos_profile_sensor_data)
+from rclpy.qos import qos_profile_sensor_data
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64, String
 from trajectory_msgs.msg import JointTrajectory
 
 from robot_tasks.control import ArmKinematics, CollisionChecker
 from robot_tasks.control.errors import ControlError
-from robot_tasks.control.motion_errors import MotionFailure
-from robot_tasks.ros.qos import LATCHED
+from robot_tasks.control.motion_pipeline import MotionPlanner
 from robot_tasks.control.planning_scene import runtime_boxes
 from robot_tasks.nodes.arm_server.controller_client import TrajectoryControllerClient
 from robot_tasks.nodes.arm_server.conversions import obstacle_entries, trajectory_msg
 from robot_tasks.nodes.arm_server.execution import GoalExecution, GoalSlot
 from robot_tasks.nodes.arm_server.goal_kinds import JointGoalKind, PoseGoalKind
+from robot_tasks.nodes.arm_server.parameters import ArmServerConfig, declare_arm_parameters
 from robot_tasks.nodes.arm_server.speed_scaling import SpeedScaling
 from robot_tasks.ros.joint_state_cache import JointStateCache
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
-from robot_tasks.control.motion_pipeline import MotionPlanner
-from robot_tasks.nodes.arm_server.parameters import ArmServerConfig, declare_arm_parameters
+from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
 from robot_tasks_interfaces.msg import ObjectStateArray
-
 
 
 class ArmModel:

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from robot_tasks.control import IK_METHODS
 from robot_tasks.control.errors import InputError
 from robot_tasks.control.joint_limits import default_limits_path, load_limits_file
-
-from robot_tasks.control.motion_request import FrameMap, MotionDefaults
 from robot_tasks.control.motion_pipeline import PlannerSettings
+from robot_tasks.control.motion_request import FrameMap, MotionDefaults
 from robot_tasks.control.robot_defaults import obstacles_in_base, pose_from_list, robot_defaults
 from robot_tasks.ros.parameters import ParameterError, declare
 

@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import time
 
-from controller_manager_msgs.srv import ListControllers, SwitchController
 from rcl_interfaces.srv import GetParameters, SetParameters
 
+from controller_manager_msgs.srv import ListControllers, SwitchController
 from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.controller_topics import (GET_PARAMETERS_SERVICE, LIST_SERVICE,
-                                               SET_PARAMETERS_SERVICE, SWITCH_SERVICE, under)
+from robot_tasks.ros.controller_topics import (
+    GET_PARAMETERS_SERVICE,
+    LIST_SERVICE,
+    SET_PARAMETERS_SERVICE,
+    SWITCH_SERVICE,
+    under,
+)
 
 POLL_S = 0.01
 

@@ -50,9 +50,14 @@ from robot_tasks.nodes.compliance_server.controller_client import ControllerCall
 from robot_tasks.nodes.compliance_server.goal_check import InvalidGoal, check_goal
 from robot_tasks.nodes.compliance_server.parameters import declare_compliance_parameters
 from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.controller_topics import (CURRENT_POSE_TOPIC, HAND_FRAME_PARAMETER,
-                                               STIFFNESS_PARAMETERS, TARGET_FRAME_TOPIC,
-                                               TARGET_WRENCH_TOPIC, under)
+from robot_tasks.ros.controller_topics import (
+    CURRENT_POSE_TOPIC,
+    HAND_FRAME_PARAMETER,
+    STIFFNESS_PARAMETERS,
+    TARGET_FRAME_TOPIC,
+    TARGET_WRENCH_TOPIC,
+    under,
+)
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks_interfaces.action import CompliantMove

@@ -29,8 +29,8 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from robot_tasks.nodes.foxglove_bridge.assets import AssetServer
-from robot_tasks.ros.message_schemas import SchemaError, ros2msg_schema, split_type
 from robot_tasks.nodes.foxglove_bridge.parameters import declare_bridge_parameters
+from robot_tasks.ros.message_schemas import SchemaError, ros2msg_schema, split_type
 from robot_tasks.ros.qos import LATCHED
 
 SUBSCRIBE_CHECK_S = 0.1

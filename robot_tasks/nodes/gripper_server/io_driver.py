@@ -16,6 +16,7 @@ import threading
 import time
 
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+
 from ur_msgs.msg import IOStates
 from ur_msgs.srv import SetIO
 

@@ -11,13 +11,12 @@ Each turns a ParallelCommand into the driver's goal and the driver's end into a 
 """
 from __future__ import annotations
 
+from rclpy.action import ActionClient
+
 from control_msgs.action import GripperCommand as ControlGripperCommand
 from franka_msgs.action import Grasp, Move
 from franka_msgs.msg import GraspEpsilon
-from rclpy.action import ActionClient
-
-from robot_tasks.control.gripper_drivers import (franka_call, gripper_action_call, judge_franka,
-                                                 judge_gripper_action)
+from robot_tasks.control.gripper_drivers import franka_call, gripper_action_call, judge_franka, judge_gripper_action
 from robot_tasks.ros.driver_goal import DriverGoal
 
 

@@ -19,10 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from robot_tasks.perception import Detector
-from robot_tasks.nodes.perception_server.camera_convert import intrinsics_from_camera_info, pose_matrix_from_pose_stamped
+from robot_tasks.nodes.perception_server.camera_convert import (
+    intrinsics_from_camera_info,
+    pose_matrix_from_pose_stamped,
+)
 from robot_tasks.nodes.perception_server.camera_feed import CameraSnapshot
 from robot_tasks.nodes.perception_server.image_convert import depth_from_image, rgb_from_image
+from robot_tasks.perception import Detector
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from robot_tasks_interfaces.action import DetectObjects
-
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
 from robot_tasks.nodes.perception_server.detection_msgs import keep
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, FrameDetections
+from robot_tasks_interfaces.action import DetectObjects
 
 Result = DetectObjects.Result
 

@@ -18,25 +18,30 @@ import concurrent.futures
 import functools
 import time
 
+from geometry_msgs.msg import PoseStamped
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
-from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import CameraInfo, Image
 from visualization_msgs.msg import MarkerArray
 
-from robot_tasks.perception import Detector
-from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
-from robot_tasks.nodes.perception_server.detection_msgs import (detected_objects, detection_array, detection_markers,
-                                                               keep, set_stamp_ns)
+from robot_tasks.nodes.perception_server.detection_msgs import (
+    detected_objects,
+    detection_array,
+    detection_markers,
+    keep,
+    set_stamp_ns,
+)
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, detect_snapshot
 from robot_tasks.nodes.perception_server.goal_check import goal_problem
 from robot_tasks.nodes.perception_server.goal_runner import CancelToken, GoalOutcome, GoalRequest, run_goal
 from robot_tasks.nodes.perception_server.parameters import PerceptionConfig, declare_perception_params
 from robot_tasks.nodes.perception_server.thread_bridge import ThreadBridge
+from robot_tasks.perception import Detector
+from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.action import DetectObjects

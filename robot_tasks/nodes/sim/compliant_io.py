@@ -49,10 +49,16 @@ from robot_tasks.control.compliance.task_frame import rotate_twist
 from robot_tasks.control.pose import Pose
 from robot_tasks.nodes.sim.controller_parameters import ControllerParameter, ParameterServices
 from robot_tasks.nodes.sim.convert import fill_pose, set_stamp
-from robot_tasks.ros.controller_topics import (CURRENT_POSE_TOPIC, CURRENT_TWIST_TOPIC,
-                                               FT_SENSOR_WRENCH_TOPIC, HAND_FRAME_PARAMETER,
-                                               JOINT_COMMANDS_TOPIC, STIFFNESS_PARAMETERS,
-                                               TARGET_FRAME_TOPIC, TARGET_WRENCH_TOPIC)
+from robot_tasks.ros.controller_topics import (
+    CURRENT_POSE_TOPIC,
+    CURRENT_TWIST_TOPIC,
+    FT_SENSOR_WRENCH_TOPIC,
+    HAND_FRAME_PARAMETER,
+    JOINT_COMMANDS_TOPIC,
+    STIFFNESS_PARAMETERS,
+    TARGET_FRAME_TOPIC,
+    TARGET_WRENCH_TOPIC,
+)
 from robot_tasks.sim.errors import CommandRejected
 
 

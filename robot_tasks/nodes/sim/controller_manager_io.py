@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 from controller_manager_msgs.msg import ControllerState
 from controller_manager_msgs.srv import ListControllers, SwitchController
-
 from robot_tasks.nodes.sim.convert import stamp_seconds
 from robot_tasks.nodes.sim.inbox import InboxClosed
 from robot_tasks.ros.controller_topics import LIST_SERVICE, SWITCH_SERVICE

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import time
 
-from control_msgs.action import GripperCommand
-from franka_msgs.action import Grasp, Homing, Move
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from sensor_msgs.msg import JointState
 from std_srvs.srv import Trigger
 
+from control_msgs.action import GripperCommand
+from franka_msgs.action import Grasp, Homing, Move
 from robot_tasks.nodes.sim.convert import set_stamp
 from robot_tasks.ros.async_tools import sleep
 from robot_tasks.sim.franka_hand import ABORTED, FrankaHand

@@ -19,7 +19,6 @@ from rosgraph_msgs.msg import Clock
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.parameters import declare_sim_params, robot_namespace
-from robot_tasks.ros.errors import ParameterError
 from robot_tasks.nodes.sim.perturb import perturb
 from robot_tasks.nodes.sim.robot_io import RobotIO
 from robot_tasks.nodes.sim.scene_io import CAMERA_NAME, CameraIO, ObjectsIO

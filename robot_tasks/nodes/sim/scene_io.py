@@ -18,12 +18,19 @@ from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import CameraInfo, Image
 from visualization_msgs.msg import MarkerArray
 
-from robot_tasks_interfaces.msg import ObjectStateArray
-
-from robot_tasks.nodes.sim.convert import (WORLD_FRAME, camera_info, delete_all_marker, depth_image,
-                                         object_marker, pose_stamped, rgb_image, set_stamp)
-from robot_tasks.ros.qos import LATCHED
+from robot_tasks.nodes.sim.convert import (
+    WORLD_FRAME,
+    camera_info,
+    delete_all_marker,
+    depth_image,
+    object_marker,
+    pose_stamped,
+    rgb_image,
+    set_stamp,
+)
 from robot_tasks.nodes.sim.wire import ObjectStatesWire
+from robot_tasks.ros.qos import LATCHED
+from robot_tasks_interfaces.msg import ObjectStateArray
 
 CAMERA_NAME = "scene"
 OPTICAL_FRAME = "camera_optical_frame"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from std_msgs.msg import Float64
+
 from ur_msgs.srv import SetSpeedSliderFraction
 
 SLIDER_SERVICE = "io_and_status_controller/set_speed_slider"

@@ -41,13 +41,13 @@ import math
 
 import numpy as np
 from builtin_interfaces.msg import Duration
-from control_msgs.action import FollowJointTrajectory
-from control_msgs.msg import JointTrajectoryControllerState
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from trajectory_msgs.msg import JointTrajectory as JointTrajectoryMsg
 from trajectory_msgs.msg import JointTrajectoryPoint
 
+from control_msgs.action import FollowJointTrajectory
+from control_msgs.msg import JointTrajectoryControllerState
 from robot_tasks.nodes.sim.convert import set_stamp, stamp_seconds, trajectory_from_msg
 from robot_tasks.ros.async_tools import sleep
 from robot_tasks.sim.controller import Outcome, Tolerances
@@ -131,7 +131,7 @@ class TrajectoryControllerIO:
         return self.io.robot.controller      # looked up each time: a reset builds a new one
 
     def _subscribe_scaling(self, name: str):
-        from control_msgs.msg import SpeedScalingFactor   # kilted's type of JTC's scaling input
+        from control_msgs.msg import SpeedScalingFactor  # kilted's type of JTC's scaling input
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         return self.node.create_subscription(

@@ -29,7 +29,6 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
-from tf2_msgs.msg import TFMessage
 
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.frame_tree import FrameTree
@@ -38,6 +37,7 @@ from robot_tasks.nodes.state_publisher.tf_convert import pose_of, transform_stam
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.msg import ObjectStateArray
+from tf2_msgs.msg import TFMessage
 
 TF_TOPIC, TF_STATIC_TOPIC = "/tf", "/tf_static"
 # tf2_ros' own choices: /tf reliable, volatile, depth 100; /tf_static latched, depth 1

@@ -40,8 +40,8 @@ from robot_tasks.ros.error_codes import code_name
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks.ros.lazy_subscriptions import ServerStreams
 from robot_tasks.runtime.catalog import TreeCatalog, parse_payload
-from robot_tasks.runtime.monitors import RunInfo, RunMonitors
 from robot_tasks.runtime.errors import InvalidPayloadError, NodeTickError, TreeLoadError, UnknownTreeError
+from robot_tasks.runtime.monitors import RunInfo, RunMonitors
 from robot_tasks.runtime.run import FINISHED, StatusChange, TreeRun
 from robot_tasks_interfaces.action import ExecuteTree
 from robot_tasks_interfaces.msg import TreeNodeStatus, TreeStatus

@@ -30,15 +30,15 @@ executor: the leaves create clients and subscriptions on first use.
 """
 from __future__ import annotations
 
-from robot_tasks.ros.leaves.service_node import ResetScene, SetBoolService, TriggerService
-from robot_tasks.ros.leaves.topic_nodes import TopicCondition, TopicToBlackboard
 from robot_tasks.ros.leaves.compliance import CompliantMove, SwitchController
 from robot_tasks.ros.leaves.detection import DetectObjects
 from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToJoints, MoveToPose
 from robot_tasks.ros.leaves.planning_scene import SetPlanningObstacles
 from robot_tasks.ros.leaves.ros_sleep import RosSleep
+from robot_tasks.ros.leaves.service_node import ResetScene, SetBoolService, TriggerService
 from robot_tasks.ros.leaves.set_io import SetDigitalOutput
+from robot_tasks.ros.leaves.topic_nodes import TopicCondition, TopicToBlackboard
 
 ROS_LEAVES = (MoveToPose, MoveToJoints, GripperCommand, DetectObjects, CompliantMove,
               SwitchController, TopicCondition, TopicToBlackboard, TriggerService, SetBoolService, SetDigitalOutput,

@@ -85,9 +85,14 @@ def _approach_configuration(robot, kinematics) -> np.ndarray:
 @register_scene("franka_press", "Panda in torque mode pressing a 45°-tilted wall",
                 min_physics_rate=500.0)
 def build(world) -> None:
-    from robot_tasks.control.compliance import (PRESS_STIFFNESS, JointImpedanceConfig,
-                                                JointImpedanceController, OperationalSpaceConfig,
-                                                OperationalSpaceController, wall_press_config)
+    from robot_tasks.control.compliance import (
+        PRESS_STIFFNESS,
+        JointImpedanceConfig,
+        JointImpedanceController,
+        OperationalSpaceConfig,
+        OperationalSpaceController,
+        wall_press_config,
+    )
     from robot_tasks.sim.compliant import arm_dynamics
     from robot_tasks.sim.controller_switch import add_compliant_controller
 

@@ -16,8 +16,7 @@ from robot_tasks.sim.errors import SimError
 from robot_tasks.sim.objects import sample_separated_xy
 from robot_tasks.sim.robots import make_panda
 from robot_tasks.sim.scenes import register_scene
-from robot_tasks.sim.scenes.common import (CUBE_SIZE, TABLE_TOP_Z, add_cube, add_plane, add_scene_camera,
-                                           add_table)
+from robot_tasks.sim.scenes.common import CUBE_SIZE, TABLE_TOP_Z, add_cube, add_plane, add_scene_camera, add_table
 
 CUBE_COLORS = ("red", "blue", "green", "yellow", "orange", "purple")
 PYRAMID_CENTER = (0.5, 0.0)

@@ -25,12 +25,12 @@ import math
 
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
+from robot_tasks.tasks.world_view import WorldViewError
 
 from . import targets as tg
 from .bins import bin_at_pickup, seen_bins, slot_taken
 from .cell import DEFAULT_CELL
 from .tool import cup_direction
-from robot_tasks.tasks.world_view import WorldViewError
 
 LOG = logging.getLogger("robot_tasks.tasks.palletizing")
 SUCCESS, FAILURE = NodeStatus.SUCCESS, NodeStatus.FAILURE

@@ -16,8 +16,15 @@ import time
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 from robot_tasks.tasks.tool_pose import tool_pose_from_joints
-from robot_tasks.tasks.world_view import (Vec3, WorldViewError, detections_stamp, field_of, position_of_pose,
-                                          seen_by_label, stamp_seconds)
+from robot_tasks.tasks.world_view import (
+    Vec3,
+    WorldViewError,
+    detections_stamp,
+    field_of,
+    position_of_pose,
+    seen_by_label,
+    stamp_seconds,
+)
 
 from . import targets as geo
 

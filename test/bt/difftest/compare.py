@@ -3,8 +3,8 @@
 import collections
 import time
 
-from .generator import generate_case
 from .engines import OracleEngine
+from .generator import generate_case
 from .isolation import IsolatedRunner, LocalRunner
 from .runner import first_difference, mismatch_report, resolve_plan
 

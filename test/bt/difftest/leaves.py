@@ -9,7 +9,6 @@ halt is appended to a shared :class:`Recorder`, which is what the harness compar
 
 from dataclasses import dataclass
 
-
 # Leaf kinds, matching the three registration helpers both factories offer.
 ACTION = "action"        # register_simple_action: SUCCESS/FAILURE only (sync)
 CONDITION = "condition"  # register_simple_condition: SUCCESS/FAILURE only

@@ -12,7 +12,6 @@ import os
 import time
 
 import msgpack
-
 from groot2_client import Groot2Client, free_port_pair
 
 TREE = """<root BTCPP_format="4" main_tree_to_execute="Main">

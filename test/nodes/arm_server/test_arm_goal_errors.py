@@ -5,8 +5,8 @@ Runs against the fake driver (no physics needed to judge a goal's validity).
 import math
 
 import pytest
-
 from server_helpers import FAKE_DRIVER, ActionHelper, joints_goal, pose_goal
+
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.ros]

@@ -8,8 +8,8 @@ driver publishes /clock 20 times faster than the wall clock and applies every co
 0.2 wall s (4 sim s) after it arrives; the servers run on that clock (use_sim_time).
 """
 import pytest
-
 from server_helpers import FAKE_DRIVER, ActionHelper, gripper_goal, joints_goal
+
 from robot_tasks_interfaces.action import GripperCommand, MoveToJoints
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.ros]

@@ -11,11 +11,10 @@ import time
 
 import numpy as np
 import pytest
-
 from server_helpers import ActionHelper, JointRecorder, joints_goal, pose_goal
+
 from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
-from robot_tasks.control import (ArmKinematics, Box, CollisionChecker, Pose, first_invalid_state,
-                                 panda_spec)
+from robot_tasks.control import ArmKinematics, Box, CollisionChecker, Pose, first_invalid_state, panda_spec
 from robot_tasks.ros.leaves import register_ros_nodes
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks_interfaces.action import MoveToJoints, MoveToPose

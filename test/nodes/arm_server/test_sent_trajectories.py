@@ -6,16 +6,22 @@ with the limits the server uses (URDF + config/limits/panda.yaml, velocity_scali
 goal, the server's acceleration_scaling)."""
 import threading
 
-import numpy as np
 import pytest
-
 from paths import REPO
-from server_helpers import ActionHelper, JointRecorder, joints_goal, pose_goal
-from robot_tasks.control import (JointLimits, TimedTrajectory, check_trajectory,
-                                 default_limits_path, load_limits_file, panda_spec, ArmKinematics)
-from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
-from trajectory_msgs.msg import JointTrajectory
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from server_helpers import ActionHelper, JointRecorder, joints_goal, pose_goal
+from trajectory_msgs.msg import JointTrajectory
+
+from robot_tasks.control import (
+    ArmKinematics,
+    JointLimits,
+    TimedTrajectory,
+    check_trajectory,
+    default_limits_path,
+    load_limits_file,
+    panda_spec,
+)
+from robot_tasks_interfaces.action import MoveToJoints, MoveToPose
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 

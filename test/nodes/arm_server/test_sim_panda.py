@@ -7,9 +7,18 @@ import time
 
 import numpy as np
 import pytest
+from server_helpers import (
+    ActionHelper,
+    JointRecorder,
+    ObjectWatcher,
+    down_with_yaw,
+    gripper_goal,
+    joints_goal,
+    pose_goal,
+    result_position,
+    square_yaw,
+)
 
-from server_helpers import (ActionHelper, JointRecorder, ObjectWatcher, down_with_yaw,
-                            gripper_goal, joints_goal, pose_goal, result_position, square_yaw)
 from robot_tasks.control import ArmKinematics, Box, CollisionChecker, Pose, panda_spec
 from robot_tasks_interfaces.action import GripperCommand, MoveToJoints, MoveToPose
 

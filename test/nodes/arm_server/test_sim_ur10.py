@@ -7,12 +7,11 @@ import time
 
 import numpy as np
 import pytest
-
 from paths import REPO
-from server_helpers import (ActionHelper, JointRecorder, ObjectWatcher, DOWN,
-                            gripper_goal, pose_goal, result_position)
-from robot_tasks_interfaces.action import GripperCommand, MoveToPose
 from ros_sim_helpers import Recorder
+from server_helpers import DOWN, ActionHelper, JointRecorder, ObjectWatcher, gripper_goal, pose_goal, result_position
+
+from robot_tasks_interfaces.action import GripperCommand, MoveToPose
 from ur_msgs.msg import IOStates
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]

@@ -10,10 +10,10 @@ a false TOLERANCE_NOT_MET and a stop).
 import re
 
 import pytest
-from control_msgs.msg import SpeedScalingFactor
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
-
 from server_helpers import ActionHelper, joints_goal
+
+from control_msgs.msg import SpeedScalingFactor
 from robot_tasks_interfaces.action import MoveToJoints
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros]

@@ -11,11 +11,11 @@ Unit checks of the clock itself: test_speed_scaling_clock.py.
 import re
 
 import pytest
-from ur_msgs.srv import SetSpeedSliderFraction
-
 from ros_sim_helpers import call_service
 from server_helpers import ActionHelper, joints_goal
+
 from robot_tasks_interfaces.action import MoveToJoints
+from ur_msgs.srv import SetSpeedSliderFraction
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros, pytest.mark.sim]
 

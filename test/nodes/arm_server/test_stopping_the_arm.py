@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 import pytest
+from paths import TEST_TREES
+from server_helpers import FAKE_DRIVER, ActionHelper, JointRecorder, joints_goal
 from trajectory_msgs.msg import JointTrajectory
 
-from server_helpers import FAKE_DRIVER, ActionHelper, JointRecorder, joints_goal
 from robot_tasks_interfaces.action import ExecuteTree, MoveToJoints
-from paths import TEST_TREES
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros]
 

@@ -25,14 +25,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 from action_msgs.msg import GoalStatus
-
 from paths import REPO
-from server_helpers import (DOWN, FAKE_DRIVER, ActionHelper, JointRecorder, gripper_goal,
-                            pose_goal, pybullet_loaded, result_position)
-from robot_tasks_interfaces.action import GripperCommand, MoveToPose
-
 from perception_helpers import FAKE_CAMERA, SERVER_MODULE, Detect, position
 from record_frames import record
+from server_helpers import (
+    DOWN,
+    FAKE_DRIVER,
+    ActionHelper,
+    JointRecorder,
+    gripper_goal,
+    pose_goal,
+    pybullet_loaded,
+    result_position,
+)
+
+from robot_tasks_interfaces.action import GripperCommand, MoveToPose
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.ros]
 

@@ -5,10 +5,18 @@ import time
 
 import numpy as np
 import pytest
-
 from paths import REPO
-from server_helpers import (FAKE_DRIVER, ActionHelper, JointRecorder, gripper_goal,
-                            joints_goal, pose_goal, pybullet_loaded, result_position)
+from server_helpers import (
+    FAKE_DRIVER,
+    ActionHelper,
+    JointRecorder,
+    gripper_goal,
+    joints_goal,
+    pose_goal,
+    pybullet_loaded,
+    result_position,
+)
+
 from robot_tasks_interfaces.action import GripperCommand, MoveToJoints, MoveToPose
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.ros]

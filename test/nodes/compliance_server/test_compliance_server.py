@@ -15,16 +15,16 @@ import time
 
 import numpy as np
 import pytest
-from controller_manager_msgs.srv import ListControllers
 from geometry_msgs.msg import PoseStamped, WrenchStamped
 from paths import TEST_TREES
 from rcl_interfaces.srv import GetParameters
 from ros_sim_helpers import Recorder, call_service
 
+from controller_manager_msgs.srv import ListControllers
+from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks.control.compliance.compliant_move import along_normal
 from robot_tasks.ros.error_codes import code_name
 from robot_tasks.sim.scenes.franka_press import wall_frame
-from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks_interfaces.action import CompliantMove, ExecuteTree
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(240)]

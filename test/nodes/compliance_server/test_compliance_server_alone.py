@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from controller_manager_msgs.srv import ListControllers
 from paths import REPO
 
+from controller_manager_msgs.srv import ListControllers
 from robot_tasks.ros.error_codes import code_name
 from robot_tasks_interfaces.action import CompliantMove
 

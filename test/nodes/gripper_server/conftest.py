@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-
 from module_scoped import launcher, ros_env  # noqa: F401
 from server_helpers import FAKE_DRIVER
 

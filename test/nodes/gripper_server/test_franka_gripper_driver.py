@@ -9,14 +9,14 @@ import time
 
 import pytest
 from action_msgs.msg import GoalStatus
+from ros_sim_helpers import Recorder, call_service
+from sensor_msgs.msg import JointState
+from server_helpers import ActionHelper
+from std_srvs.srv import Trigger
+
 from control_msgs.action import GripperCommand
 from franka_msgs.action import Grasp, Homing, Move
 from franka_msgs.msg import GraspEpsilon
-from sensor_msgs.msg import JointState
-from std_srvs.srv import Trigger
-
-from ros_sim_helpers import Recorder, call_service
-from server_helpers import ActionHelper
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.ros]
 

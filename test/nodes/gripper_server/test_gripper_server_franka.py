@@ -7,10 +7,10 @@ Each test runs against the stand-in (a 5 cm object between the fingers) and agai
 import time
 
 import pytest
-from sensor_msgs.msg import JointState
-
 from ros_sim_helpers import Recorder
+from sensor_msgs.msg import JointState
 from server_helpers import ActionHelper, gripper_goal
+
 from robot_tasks_interfaces.action import GripperCommand
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.ros]

@@ -8,9 +8,9 @@ and no UR IO controller answer. A UR IO controller that is there but inactive re
 import time
 
 import pytest
-
-from server_helpers import FAKE_DRIVER, ActionHelper, gripper_goal
 from paths import SUPPORT
+from server_helpers import FAKE_DRIVER, ActionHelper, gripper_goal
+
 from robot_tasks_interfaces.action import GripperCommand
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.ros]

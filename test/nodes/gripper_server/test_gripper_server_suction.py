@@ -6,12 +6,12 @@ gpio_controller (an object under the cup: the switch closes 0.1 s after the valv
 against the sim (ur10_palletizing, the cup in the air: nothing attaches).
 """
 import pytest
-from ur_msgs.msg import IOStates
-
 from paths import SUPPORT
 from ros_sim_helpers import Recorder
 from server_helpers import ActionHelper, gripper_goal
+
 from robot_tasks_interfaces.action import GripperCommand
+from ur_msgs.msg import IOStates
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.ros]
 

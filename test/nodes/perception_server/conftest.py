@@ -22,7 +22,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from module_scoped import launcher, ros_env  # noqa: F401  (one domain and one process set per module)
 
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 from sensor_msgs.msg import CameraInfo
+from test_ros_perception_goal_flow import depth_msg, rgb_msg
 
 from robot_tasks_interfaces.msg import DetectedObjectArray
-from test_ros_perception_goal_flow import depth_msg, rgb_msg
 
 pytestmark = pytest.mark.ros
 _names = itertools.count()

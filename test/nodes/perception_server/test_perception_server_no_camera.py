@@ -7,10 +7,9 @@ import time
 
 import pytest
 from action_msgs.msg import GoalStatus
+from perception_helpers import SERVER_MODULE, Detect, Result, detections_log
 
 from robot_tasks.testing.harness import ros_args, wait_until
-
-from perception_helpers import SERVER_MODULE, Detect, Result, detections_log
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(90)]
 

@@ -12,13 +12,20 @@ import numpy as np
 import pytest
 from action_msgs.msg import GoalStatus
 from geometry_msgs.msg import Pose
+from perception_helpers import (
+    SERVER_MODULE,
+    Detect,
+    Result,
+    TopicLog,
+    by_label,
+    detections_log,
+    position,
+    position_errors,
+)
 
 from robot_tasks.sim.scenes.common import TABLE_TOP_Z
 from robot_tasks_interfaces.msg import ObjectStateArray
 from robot_tasks_interfaces.srv import PerturbObject
-
-from perception_helpers import (SERVER_MODULE, Detect, Result, TopicLog, by_label, detections_log,
-                                    position, position_errors)
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(120)]
 CUBES = ["blue_cube", "green_cube", "red_cube", "yellow_cube"]

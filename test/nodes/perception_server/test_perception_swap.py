@@ -14,9 +14,17 @@ import os
 import numpy as np
 import pytest
 from action_msgs.msg import GoalStatus
-
-from perception_helpers import (FAKE_CAMERA, SERVER_MODULE, Detect, Result, by_label, detections_log,
-                                    mapped_files, participant_ids, position_errors)
+from perception_helpers import (
+    FAKE_CAMERA,
+    SERVER_MODULE,
+    Detect,
+    Result,
+    by_label,
+    detections_log,
+    mapped_files,
+    participant_ids,
+    position_errors,
+)
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(120)]
 CUBES = ["blue_cube", "green_cube", "red_cube", "yellow_cube"]

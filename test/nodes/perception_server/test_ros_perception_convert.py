@@ -9,12 +9,16 @@ import pytest
 from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import CameraInfo, Image
 
-from robot_tasks.perception import Detection, PixelBox, pose_from_position_quaternion
-from robot_tasks.nodes.perception_server.camera_convert import (CameraModelError, intrinsics_from_camera_info,
-                                                       pose_from_list, pose_matrix_from_pose_stamped)
+from robot_tasks.nodes.perception_server.camera_convert import (
+    CameraModelError,
+    intrinsics_from_camera_info,
+    pose_from_list,
+    pose_matrix_from_pose_stamped,
+)
 from robot_tasks.nodes.perception_server.detection_msgs import detected_objects, detection_array, keep
 from robot_tasks.nodes.perception_server.goal_check import goal_problem
 from robot_tasks.nodes.perception_server.image_convert import ImageConversionError, depth_from_image, rgb_from_image
+from robot_tasks.perception import Detection, PixelBox, pose_from_position_quaternion
 from robot_tasks_interfaces.msg import DetectedObject
 
 RNG = np.random.default_rng(7)

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from sensor_msgs.msg import CameraInfo, Image
 
-from robot_tasks.perception import Detector
 from robot_tasks.nodes.perception_server.camera_convert import pose_from_list
 from robot_tasks.nodes.perception_server.camera_feed import CameraFeed
 from robot_tasks.nodes.perception_server.detection_worker import DetectionWorker, detect_snapshot
 from robot_tasks.nodes.perception_server.goal_runner import CancelToken, GoalRequest, run_goal
+from robot_tasks.perception import Detector
 from robot_tasks_interfaces.action import DetectObjects
 
 Result = DetectObjects.Result

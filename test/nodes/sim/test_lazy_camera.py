@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 
 

@@ -13,11 +13,10 @@ import time
 
 import numpy as np
 import pytest
+from ros_sim_helpers import CLOCK_QOS, PANDA_ARM, Recorder, trajectory
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from trajectory_msgs.msg import JointTrajectory
-
-from ros_sim_helpers import CLOCK_QOS, PANDA_ARM, Recorder, trajectory
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

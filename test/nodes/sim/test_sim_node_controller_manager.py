@@ -9,11 +9,11 @@ import time
 
 import numpy as np
 import pytest
-from control_msgs.action import FollowJointTrajectory
-from controller_manager_msgs.srv import ListControllers, SwitchController
+from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 from sensor_msgs.msg import JointState
 
-from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
+from control_msgs.action import FollowJointTrajectory
+from controller_manager_msgs.srv import ListControllers, SwitchController
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(120)]
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from geometry_msgs.msg import Pose, PoseStamped
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from ros_sim_helpers import LATCHED, PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image, JointState
 from std_msgs.msg import String
@@ -18,8 +19,6 @@ from visualization_msgs.msg import MarkerArray
 
 from robot_tasks_interfaces.msg import ObjectStateArray
 from robot_tasks_interfaces.srv import PerturbObject, ResetScene
-from ros_sim_helpers import (LATCHED, PANDA_ARM, Recorder, call_service, joint_map, trajectory,
-                             wait_for_log)
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

@@ -10,18 +10,18 @@ import math
 import numpy as np
 import pytest
 import yaml
-from controller_manager_msgs.srv import ListControllers, SwitchController
 from geometry_msgs.msg import PoseStamped, WrenchStamped
+from paths import REPO
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import GetParameters, SetParameters
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 from sensor_msgs.msg import JointState
 
+from controller_manager_msgs.srv import ListControllers, SwitchController
 from robot_tasks.control.compliance import PRESS_STIFFNESS
 from robot_tasks.control.compliance.compliant_move import to_frame
 from robot_tasks.sim.scenes.franka_press import wall_frame
-from paths import REPO
-from ros_sim_helpers import PANDA_ARM, Recorder, call_service, joint_map, trajectory, wait_for_log
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(180)]
 

@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import time
 
-
 import numpy as np
 import pytest
 from geometry_msgs.msg import Pose
+from ros_sim_helpers import Recorder, call_service, joint_map, trajectory
 from sensor_msgs.msg import JointState
+from sim_helpers import ik  # test-only PyBullet IK, shared with test/sim
 from trajectory_msgs.msg import JointTrajectory
-from ur_msgs.msg import IOStates
-from ur_msgs.srv import SetIO
 
 from robot_tasks.sim import World
 from robot_tasks_interfaces.msg import ObjectStateArray
 from robot_tasks_interfaces.srv import PerturbObject, ResetScene
-from ros_sim_helpers import Recorder, call_service, joint_map, trajectory
-
-from sim_helpers import ik  # test-only PyBullet IK, shared with test/sim
+from ur_msgs.msg import IOStates
+from ur_msgs.srv import SetIO
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

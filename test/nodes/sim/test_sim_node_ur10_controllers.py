@@ -10,13 +10,13 @@ from types import SimpleNamespace
 import numpy as np
 import pybullet as p
 import pytest
-from controller_manager_msgs.srv import ListControllers
 from geometry_msgs.msg import WrenchStamped
+from ros_sim_helpers import Recorder, call_service
 from std_srvs.srv import Trigger
 
+from controller_manager_msgs.srv import ListControllers
 from robot_tasks.nodes.sim.ur_ft_io import URForceTorqueIO
 from robot_tasks.sim import World
-from ros_sim_helpers import Recorder, call_service
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.timeout(120)]
 

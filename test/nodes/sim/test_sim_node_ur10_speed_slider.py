@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from control_msgs.action import FollowJointTrajectory
+from ros_sim_helpers import Recorder, call_service, joint_map, trajectory
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
-from ur_msgs.srv import SetSpeedSliderFraction
 
-from ros_sim_helpers import Recorder, call_service, joint_map, trajectory
+from control_msgs.action import FollowJointTrajectory
+from ur_msgs.srv import SetSpeedSliderFraction
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

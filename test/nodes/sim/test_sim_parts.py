@@ -6,14 +6,13 @@ import threading
 import pytest
 from rclpy.serialization import deserialize_message
 from rosgraph_msgs.msg import Clock
+from sensor_msgs.msg import JointState
 
 from robot_tasks.nodes.sim.inbox import Inbox, InboxClosed
 from robot_tasks.nodes.sim.loop import Ticker
-from robot_tasks.nodes.sim.wire import (ControllerStateWire, JointStateWire, ObjectStatesWire, clock_bytes,
-                                        split_stamp)
+from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire, ObjectStatesWire, clock_bytes, split_stamp
 from robot_tasks.sim.objects import ObjectState
 from robot_tasks_interfaces.msg import ObjectStateArray
-from sensor_msgs.msg import JointState
 
 
 def test_joint_state_bytes_round_trip_with_new_values():

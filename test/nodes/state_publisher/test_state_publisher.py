@@ -14,19 +14,19 @@ import time
 import numpy as np
 import pybullet as p
 import pytest
-from franka_msgs.action import Move
 from geometry_msgs.msg import PoseStamped
+from ros_sim_helpers import LATCHED, PANDA_ARM, Recorder, trajectory
 from sensor_msgs.msg import JointState
 from trajectory_msgs.msg import JointTrajectory
-from tf2_msgs.msg import TFMessage
 
+from franka_msgs.action import Move
 from robot_tasks.control.frame_tree import compose_frames
 from robot_tasks.control.pose import Pose
 from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
 from robot_tasks.sim import World
 from robot_tasks.testing.harness import wait_until
 from robot_tasks_interfaces.msg import ObjectStateArray
-from ros_sim_helpers import LATCHED, PANDA_ARM, Recorder, trajectory
+from tf2_msgs.msg import TFMessage
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

@@ -19,7 +19,6 @@ from robot_tasks.bt import BehaviorTreeFactory, NodeStatus
 from robot_tasks.ros.leaves import register_nodes
 from robot_tasks_interfaces.action import MoveToJoints
 
-
 GetResult = MoveToJoints.Impl.GetResultService.Response
 
 

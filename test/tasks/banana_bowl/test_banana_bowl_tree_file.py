@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from defusedxml import ElementTree
-
 from tree_files import model_mismatches
 
 TREE = Path(__file__).resolve().parents[3] / "trees" / "banana_bowl.xml"

@@ -6,8 +6,8 @@ import math
 
 import pytest
 import yaml
-
 from paths import REPO
+
 from robot_tasks.tasks.banana_bowl.contract import load_contract, parse_contract
 from robot_tasks.tasks.errors import TaskError
 

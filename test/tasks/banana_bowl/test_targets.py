@@ -5,11 +5,10 @@ import math
 
 import numpy as np
 import pytest
-
 from paths import REPO
+
 from robot_tasks.tasks.banana_bowl.contract import load_contract
-from robot_tasks.tasks.banana_bowl.targets import (grasp_hand_z, hand_orientation, pick_and_place_poses,
-                                                   place_target_of)
+from robot_tasks.tasks.banana_bowl.targets import grasp_hand_z, hand_orientation, pick_and_place_poses, place_target_of
 from robot_tasks.tasks.errors import TaskError
 from robot_tasks.tasks.world_view import Seen
 

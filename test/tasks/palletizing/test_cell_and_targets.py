@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
-from robot_tasks.tasks.palletizing import targets as tg
 from robot_tasks.perception.geometry import matrix_from_quat
+from robot_tasks.tasks.palletizing import targets as tg
+from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 from robot_tasks.tasks.palletizing.tool import cup_along_y, cup_direction, cup_down, cup_onto, fold_yaw
 
 

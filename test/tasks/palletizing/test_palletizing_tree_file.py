@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from defusedxml import ElementTree
-
-from tree_files import FakeRosNode, full_factory as factory, model_mismatches
+from tree_files import FakeRosNode, model_mismatches
+from tree_files import full_factory as factory
 
 TREE = Path(__file__).resolve().parents[3] / "trees" / "ur10_palletizing.xml"
 
