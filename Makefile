@@ -53,8 +53,8 @@ $(STAMPS)/colcon: requirements/colcon.txt $(STAMPS)/ros
 	@touch $@
 
 $(STAMPS)/package: setup.py $(STAMPS)/interfaces $(STAMPS)/tf2_msgs $(DRIVER_MSGS:%=$(STAMPS)/%)
-	@echo "==> installing robot_tasks with its sim, perception, control, groot2, foxglove, record, test and bench extras"
-	$(PIP) -e '.[sim,perception,control,groot2,foxglove,record,test,bench]'
+	@echo "==> installing robot_tasks with its sim, perception, control, groot2, monitor, foxglove, record, test and bench extras"
+	$(PIP) -e '.[sim,perception,control,groot2,monitor,foxglove,record,test,bench]'
 	@touch $@
 
 # ruff.toml: pyflakes' checks and sorted imports, over the package, the tests, benches and tools

@@ -26,7 +26,7 @@ setup(
     name=PACKAGE,
     version="0.1.0",
     packages=find_packages(include=[PACKAGE, f"{PACKAGE}.*"]),
-    package_data={PACKAGE: ["py.typed"]},
+    package_data={PACKAGE: ["py.typed"], f"{PACKAGE}.monitor": ["static/*.html", "static/*.css", "static/*.js"]},
     data_files=[
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),
@@ -56,6 +56,8 @@ setup(
         "foxglove": ["foxglove-sdk==0.30.3"],
         # live monitoring with Groot2 (robot_tasks.bt.groot2)
         "groot2": ["pyzmq>=25", "msgpack>=1.0"],
+        # watching trees in the browser: `robot-tasks monitor` (robot_tasks.monitor)
+        "monitor": ["pyzmq>=25", "msgpack>=1.0", "websockets>=13,<18"],
         # recording demonstrations as rosbag2 MCAP bags (robot_tasks.ros.bag_recorder)
         "record": ["rosbags==0.11.9"],
         # bench/episode_profile.py: a sampling profiler that reads the node processes from outside

@@ -1,55 +1,23 @@
-"""A small Groot2 client: what Groot2's monitor sends, over pyzmq, to 127.0.0.1 only (engine and executor tests)."""
-import json
-import random
-import struct
+"""The tests' Groot2 client: the product's (robot_tasks.monitor.client), always on 127.0.0.1.
+
+Tests look at raw replies (error frames, header fields), so they mostly use `raw`,
+`request` and `request_json`, which raise zmq.Again on a timeout; the decoding methods
+(`status()`, `blackboards()` ...) are the monitor's own.
+"""
 import time
 
 import zmq
 
 from robot_tasks.bt.groot2 import free_port_pair  # noqa: F401  (tests import it from here)
+from robot_tasks.monitor.client import Groot2Client as _ProductClient
+from robot_tasks.monitor.client import Reply  # noqa: F401  (tests import it from here)
 
 HOST = "127.0.0.1"
 
 
-class Reply:
-    """A reply split into its 22-byte header fields and its payload frames."""
-
-    def __init__(self, frames):
-        self.frames = frames
-        self.is_error = len(frames) >= 1 and frames[0] == b"error"
-        head = frames[0]
-        self.header_size = len(head)
-        if not self.is_error and len(head) == 22:
-            self.protocol, self.type, self.unique_id = struct.unpack("<BBI", head[:6])
-            self.uuid = head[6:]
-        self.payload = frames[1:]
-
-
-class Groot2Client:
+class Groot2Client(_ProductClient):
     def __init__(self, port, timeout_ms=3000):
-        self.port = port
-        self.context = zmq.Context()
-        self.req = self.context.socket(zmq.REQ)
-        self.req.setsockopt(zmq.LINGER, 0)
-        self.req.setsockopt(zmq.RCVTIMEO, timeout_ms)
-        self.req.setsockopt(zmq.SNDTIMEO, timeout_ms)
-        self.req.connect(f"tcp://{HOST}:{port}")
-        self.sub = self.context.socket(zmq.SUB)
-        self.sub.setsockopt(zmq.LINGER, 0)
-        self.sub.setsockopt(zmq.SUBSCRIBE, b"")
-        self.sub.connect(f"tcp://{HOST}:{port + 1}")
-
-    def raw(self, frames):
-        self.req.send_multipart(frames)
-        return Reply(self.req.recv_multipart())
-
-    def request(self, kind, *payload, unique_id=None):
-        unique_id = random.getrandbits(32) if unique_id is None else unique_id
-        header = struct.pack("<BBI", 2, ord(kind), unique_id)
-        return self.raw([header, *[p if isinstance(p, bytes) else p.encode() for p in payload]])
-
-    def request_json(self, kind, obj):
-        return self.request(kind, json.dumps(obj))
+        super().__init__(HOST, port, timeout_ms=timeout_ms)
 
     def wait_breakpoint(self, timeout_s=3.0):
         """The frames of the next PUB notice (breakpoint reached), or None."""
@@ -66,14 +34,4 @@ class Groot2Client:
             except zmq.Again:
                 if time.monotonic() > deadline:
                     raise
-                self.req.close(0)
-                self.req = self.context.socket(zmq.REQ)
-                self.req.setsockopt(zmq.LINGER, 0)
-                self.req.setsockopt(zmq.RCVTIMEO, 1000)
-                self.req.connect(f"tcp://{HOST}:{self.port}")
-
-    def close(self):
-        self.req.close(0)
-        self.sub.close(0)
-        self.context.term()
-
+                self.reset()

@@ -1,0 +1,223 @@
+// The monitor page. The server pushes JSON messages over one WebSocket; this file turns
+// them into DOM: one <section data-pub> per publisher (or .btlog), one <li data-uid> per
+// node. Every text from the tree goes in with textContent (never innerHTML): node names
+// and blackboard values come from the tree and are not trusted as markup.
+"use strict";
+
+const STATUS_NAMES = ["idle", "running", "success", "failure", "skipped"];
+const pubs = new Map();   // pub index -> {section, live, nodes: Map(uid -> li), statuses: Map}
+const main = document.getElementById("publishers");
+const socketLabel = document.getElementById("socket");
+let socket = null;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function log(text) {
+  const line = el("div", "", new Date().toLocaleTimeString() + "  " + text);
+  const footer = document.getElementById("log");
+  footer.prepend(line);
+  while (footer.childElementCount > 20) footer.lastElementChild.remove();
+}
+
+// ---- one section per publisher ---------------------------------------------------------------
+function addPublisher(info) {
+  const section = el("section", "publisher");
+  section.dataset.pub = info.pub;
+  section.append(el("h2", "", (info.live ? "live " : "replay ") + info.label));
+  const conn = el("div", "conn", info.live ? "connecting…" : "");
+  const paused = el("div", "paused-at");
+  const timeline = el("div", "timeline");
+  const tree = el("ul", "tree");
+  const board = el("div", "blackboard");
+  section.append(conn, paused, timeline, tree, board);
+  main.append(section);
+  pubs.set(info.pub, {section, live: info.live, conn, paused, timeline, tree, board,
+                      nodes: new Map(), statuses: new Map()});
+}
+
+// ---- the tree --------------------------------------------------------------------------------
+function renderTree(pub, tree) {
+  const p = pubs.get(pub);
+  p.nodes = new Map();
+  p.statuses = new Map();
+  p.tree.replaceChildren(renderNode(p, pub, tree.root));
+  p.section.dataset.nodeCount = tree.node_count;
+}
+
+function renderNode(p, pub, item) {
+  const li = el("li", "node st-idle");
+  li.dataset.uid = item.uid;
+  li.dataset.status = "0";
+  if (item.subtree !== null) li.classList.add("subtree");
+  const row = el("div", "row");
+  const toggle = el("button", "toggle", item.children.length ? "▾" : "");
+  toggle.tabIndex = item.children.length ? 0 : -1;
+  toggle.addEventListener("click", () => {
+    li.classList.toggle("collapsed");
+    toggle.textContent = li.classList.contains("collapsed") ? "▸" : "▾";
+  });
+  row.append(toggle, el("span", "name", item.name), el("span", "nid", item.id));
+  const ports = Object.entries(item.ports).map(([k, v]) => k + "=" + v).join(" ");
+  if (ports) {
+    const span = el("span", "ports", ports);
+    span.title = ports;
+    row.append(span);
+  }
+  if (p.live) row.append(actions(pub, item.uid));
+  li.append(row);
+  p.nodes.set(item.uid, li);
+  if (item.children.length) {
+    const ul = el("ul", "children");
+    for (const child of item.children) ul.append(renderNode(p, pub, child));
+    li.append(ul);
+  }
+  return li;
+}
+
+function actions(pub, uid) {
+  const box = el("span", "actions");
+  const buttons = [["bp", "●", "breakpoint: pause before this node ticks", {op: "breakpoint"}],
+                   ["resume", "▶", "resume: let the paused node tick", {op: "resume"}],
+                   ["ok", "✓", "fault injection: return SUCCESS instead of ticking", {op: "inject", status: "SUCCESS"}],
+                   ["fail", "✗", "fault injection: return FAILURE instead of ticking", {op: "inject", status: "FAILURE"}],
+                   ["clear", "⌫", "remove this node's hook", {op: "clear"}]];
+  for (const [cls, label, title, command] of buttons) {
+    const button = el("button", cls, label);
+    button.title = title;
+    button.addEventListener("click", () => send(Object.assign({pub, uid}, command)));
+    box.append(button);
+  }
+  return box;
+}
+
+function setStatus(p, uid, status) {
+  if (p.statuses.get(uid) === status) return;
+  p.statuses.set(uid, status);
+  const li = p.nodes.get(uid);
+  if (!li) return;
+  li.dataset.status = String(status);
+  for (const name of STATUS_NAMES) li.classList.remove("st-" + name, "was-" + name);
+  // 10 + s: IDLE after status s (the publisher keeps it so the page can show "just finished")
+  if (status >= 10) li.classList.add("st-idle", "was-" + (STATUS_NAMES[status - 10] || "idle"));
+  else li.classList.add("st-" + (STATUS_NAMES[status] || "idle"));
+}
+
+// ---- blackboards -----------------------------------------------------------------------------
+function renderBoards(p, boards) {
+  const parts = [el("h3", "", "Blackboards")];
+  for (const [name, entries] of Object.entries(boards || {})) {
+    const table = el("table");
+    table.dataset.board = name;
+    const caption = el("caption", "", name);
+    table.append(caption);
+    for (const [key, value] of Object.entries(entries || {})) {
+      const tr = el("tr");
+      tr.dataset.key = key;
+      tr.append(el("td", "key", key), el("td", "value", JSON.stringify(value)));
+      table.append(tr);
+    }
+    parts.push(table);
+  }
+  p.board.replaceChildren(...parts);
+}
+
+function renderHooks(p, hooks) {
+  for (const li of p.nodes.values()) li.classList.remove("hook-breakpoint", "hook-inject");
+  for (const hook of hooks) {
+    const li = p.nodes.get(hook.uid);
+    if (li && hook.enabled) li.classList.add(hook.mode === 0 ? "hook-breakpoint" : "hook-inject");
+  }
+}
+
+// ---- replay: the timeline slider -------------------------------------------------------------
+function renderReplay(message) {
+  const p = pubs.get(message.pub);
+  renderTree(message.pub, message.tree);
+  const slider = el("input");
+  slider.type = "range";
+  slider.min = 0;
+  slider.max = message.transitions.length;
+  slider.value = 0;
+  slider.className = "scrub";
+  const label = el("span", "when");
+  const show = () => {
+    const upTo = Number(slider.value);
+    const statuses = new Map();
+    for (const uid of p.nodes.keys()) statuses.set(uid, 0);
+    for (let i = 0; i < upTo; i++) {
+      const [, uid, status] = message.transitions[i];
+      const before = statuses.get(uid) || 0;
+      // a node back to IDLE is drawn as "just finished" with the status it left
+      statuses.set(uid, status === 0 && before > 0 && before < 10 ? 10 + before : status);
+    }
+    for (const [uid, status] of statuses) setStatus(p, uid, status);
+    const usec = upTo ? message.transitions[upTo - 1][0] : 0;
+    label.textContent = `${upTo} / ${message.transitions.length} transitions, t = ${(usec / 1e6).toFixed(3)} s`;
+    p.section.dataset.position = String(upTo);
+  };
+  slider.addEventListener("input", show);
+  p.timeline.replaceChildren(slider, label);
+  show();
+}
+
+// ---- the socket ------------------------------------------------------------------------------
+function send(command) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+}
+
+const handlers = {
+  hello(m) { main.replaceChildren(); pubs.clear(); for (const info of m.publishers) addPublisher(info); },
+  tree(m) { renderTree(m.pub, m.tree); },
+  status(m) { const p = pubs.get(m.pub); for (const [uid, s] of m.statuses) setStatus(p, uid, s); },
+  blackboard(m) { renderBoards(pubs.get(m.pub), m.boards); },
+  hooks(m) {
+    const p = pubs.get(m.pub);
+    renderHooks(p, m.hooks);
+    if (!m.hooks.some(h => h.mode === 0)) { p.paused.textContent = ""; p.paused.dataset.uid = ""; }
+  },
+  breakpoint(m) {
+    const p = pubs.get(m.pub);
+    for (const li of p.nodes.values()) li.classList.remove("paused");
+    const li = p.nodes.get(m.uid);
+    if (li) li.classList.add("paused");
+    p.paused.dataset.uid = String(m.uid);
+    p.paused.textContent = `paused before node ${m.uid}` + (li ? ` (${li.querySelector(".name").textContent})` : "");
+  },
+  connection(m) {
+    const p = pubs.get(m.pub);
+    p.conn.textContent = m.message;
+    p.conn.className = "conn " + (m.ok ? "ok" : "error");
+    p.section.dataset.connected = m.ok ? "yes" : "no";
+  },
+  command(m) {
+    if (m.op === "resume" && m.ok && m.pub !== undefined) {
+      const p = pubs.get(m.pub);
+      const li = p.nodes.get(m.uid);
+      if (li) li.classList.remove("paused");
+      if (p.paused.dataset.uid === String(m.uid)) { p.paused.textContent = ""; p.paused.dataset.uid = ""; }
+    }
+    log((m.ok ? "" : "refused: ") + m.message);
+  },
+  btlog(m) { renderReplay(m); },
+};
+
+function connect() {
+  socket = new WebSocket(`ws://${location.host}/ws`);
+  socket.addEventListener("open", () => { socketLabel.textContent = "connected"; socketLabel.className = "socket ok"; });
+  socket.addEventListener("close", () => {
+    socketLabel.textContent = "monitor server gone; retrying…";
+    socketLabel.className = "socket error";
+    setTimeout(connect, 1000);
+  });
+  socket.addEventListener("message", event => {
+    const message = JSON.parse(event.data);
+    const handler = handlers[message.type];
+    if (handler) handler(message);
+  });
+}
+connect();

@@ -1,0 +1,153 @@
+"""One publisher, watched: a thread that polls it and reports what changed.
+
+Groot2's monitor works by polling, and so does this one. Per publisher, one thread
+owns the ZeroMQ sockets (they are not thread-safe) and loops:
+
+- no tree yet (or the tree UUID changed: the executor started a new run) -> FULLTREE;
+- every `status_period` (100 ms) -> STATUS, reported only when the bytes changed;
+- every `blackboard_period` (0.5 s) -> BLACKBOARD for the main tree and each subtree,
+  reported only when the values changed;
+- commands from the page (breakpoint, resume, inject, clear) run between polls;
+- "breakpoint reached" notices from the PUB socket are reported as they arrive.
+
+Polling also keeps the publisher's heartbeat alive: a publisher that hears nothing for
+5 s disables every hook, so a watched breakpoint stays armed and an abandoned one does
+not block the tree forever.
+
+A publisher that does not answer is reported once as an error, with the address and
+what to check, and retried every second; nothing here raises into the server.
+`report(message)` is called from this thread with plain JSON-able dicts.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Callable
+
+from .client import Groot2Client, PublisherRefused, PublisherUnreachable
+from .tree_model import TreeXmlError, parse_fulltree
+from .values import jsonable
+
+BREAKPOINT, REPLACE = 0, 1
+RESULTS = ("SUCCESS", "FAILURE")
+
+
+class PublisherWatch:
+    def __init__(self, index: int, host: str, port: int, report: Callable[[dict], None],
+                 status_period: float = 0.1, blackboard_period: float = 0.5, timeout_ms: int = 1500):
+        self.index, self.host, self.port = index, host, int(port)
+        self.report = report
+        self.status_period, self.blackboard_period = status_period, blackboard_period
+        self.timeout_ms = timeout_ms
+        self.commands: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"monitor-watch-{index}", daemon=True)
+        self.latest: dict[str, dict] = {}   # the last message of each kind, for a page that connects later
+
+    @property
+    def label(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> "PublisherWatch":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5.0)
+
+    def command(self, op: str, uid: int, status: str | None = None) -> None:
+        """Queue a page command; it runs in the watch thread between polls."""
+        self.commands.put((op, int(uid), status))
+
+    # ---- the loop --------------------------------------------------------------------------
+    def _emit(self, kind: str, **fields) -> None:
+        message = {"type": kind, "pub": self.index, **fields}
+        if kind in ("tree", "status", "blackboard", "connection", "hooks"):
+            self.latest[kind] = message
+        self.report(message)
+
+    def _run(self) -> None:
+        client = Groot2Client(self.host, self.port, timeout_ms=self.timeout_ms)
+        state = {"uuid": None, "status": None, "boards": None, "board_names": [], "next_bb": 0.0,
+                 "connected": None}
+        try:
+            while not self._stop.is_set():
+                started = time.monotonic()
+                try:
+                    self._poll_once(client, state)
+                    if state["connected"] is not True:
+                        state["connected"] = True
+                        self._emit("connection", ok=True, message=f"connected to {self.label}")
+                except (PublisherUnreachable, PublisherRefused, TreeXmlError) as exc:
+                    if state["connected"] is not False or str(exc) != state.get("error"):
+                        state["connected"], state["error"] = False, str(exc)
+                        self._emit("connection", ok=False, message=self._explain(exc))
+                    state["uuid"] = None   # fetch the tree again when it comes back
+                    self._stop.wait(1.0)
+                    continue
+                left = self.status_period - (time.monotonic() - started)
+                self._wait(client, max(left, 0.0))
+        finally:
+            client.close()
+
+    def _explain(self, exc: Exception) -> str:
+        if isinstance(exc, PublisherUnreachable):
+            return (f"{self.label}: no Groot2 publisher answers (is the tree running, with its Groot2 "
+                    f"port {self.port}? retrying every second)")
+        return f"{self.label}: {exc}"
+
+    def _wait(self, client, seconds: float) -> None:
+        """Sleep until the next poll, waking for breakpoint notices and page commands."""
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set():
+            uid = client.next_notice(0)
+            if uid is not None:
+                self._emit("breakpoint", uid=uid)
+                continue
+            if not self.commands.empty():
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            client.sub.poll(int(min(left, 0.05) * 1000) + 1)
+
+    def _poll_once(self, client: Groot2Client, state: dict) -> None:
+        while not self.commands.empty():
+            self._run_command(client, *self.commands.get_nowait())
+        uuid, statuses = client.status()
+        if uuid != state["uuid"]:
+            uuid, xml = client.fulltree()
+            tree = parse_fulltree(xml)
+            state.update(uuid=uuid, status=None, boards=None, board_names=tree["boards"], next_bb=0.0)
+            self._emit("tree", tree=tree)
+            self._emit("hooks", hooks=client.hooks())
+        if statuses != state["status"]:
+            state["status"] = statuses
+            self._emit("status", statuses=[[uid, status] for uid, status in statuses])
+        now = time.monotonic()
+        if now >= state["next_bb"] and state["board_names"]:
+            state["next_bb"] = now + self.blackboard_period
+            boards = jsonable(client.blackboards(state["board_names"]))
+            if boards != state["boards"]:
+                state["boards"] = boards
+                self._emit("blackboard", boards=boards)
+
+    def _run_command(self, client: Groot2Client, op: str, uid: int, status: str | None) -> None:
+        try:
+            if op == "breakpoint":
+                client.insert_hook(uid, BREAKPOINT, "IDLE")
+            elif op == "inject" and status in RESULTS:
+                client.insert_hook(uid, REPLACE, status)
+            elif op == "resume":
+                # IDLE: "tick the node as usual" (BT.CPP and ours map any non-result to SKIPPED)
+                client.unlock(uid, "IDLE")
+            elif op == "clear":
+                client.remove_hook(uid)
+            else:
+                raise PublisherRefused(f"unknown command {op!r}")
+            self._emit("command", ok=True, op=op, uid=uid, message=f"{op} {uid}: done")
+        except PublisherRefused as exc:
+            self._emit("command", ok=False, op=op, uid=uid, message=str(exc))
+        self._emit("hooks", hooks=client.hooks())
