@@ -72,10 +72,15 @@ def run(args) -> int:
         for replay in replays:
             print(f"  replaying {replay['label']} ({len(replay['transitions'])} transitions)", flush=True)
 
+    import threading
+
+    printing = threading.Lock()   # one watch thread per publisher: one line at a time
+
     def echo(message: dict) -> None:
         # a publisher that goes away or comes back is said in the terminal too, once per change
         if message["type"] == "connection":
-            print(f"  {message['message']}", file=sys.stdout if message["ok"] else sys.stderr, flush=True)
+            with printing:
+                print(f"  {message['message']}", file=sys.stdout if message["ok"] else sys.stderr, flush=True)
 
     async def main() -> None:
         server = MonitorServer(watches, replays, port=args.port, echo=echo)

@@ -56,3 +56,47 @@ def test_dead_publisher_is_said_not_crashed(browser):
         shot(browser, "dead_publisher")
         time.sleep(1.5)
         assert monitor.process.poll() is None, "the monitor exited"
+
+
+def test_two_publishers_side_by_side(browser):
+    """Two trees at once (two executors, or the pyramid's two robots): each section shows
+    its own publisher's statuses, and a click in one section reaches only that publisher."""
+    from groot2_harness.sides import OurSide
+    from live_case import CHECK_UID, tick_is_blocked
+    from monitor_session import node_selector, wait_statuses
+
+    from robot_tasks.monitor.client import Groot2Client
+
+    ports = [free_port_pair(), free_port_pair()]
+    sides = [OurSide(TREE, LEAVES, port) for port in ports]
+    clients = [Groot2Client("127.0.0.1", port) for port in ports]
+    try:
+        with Monitor(*[f"127.0.0.1:{port}" for port in ports]) as monitor:
+            browser.navigate(monitor.url)
+            for pub in (0, 1):
+                browser.wait_for(f"document.querySelectorAll({section(pub) + ' li.node'!r}).length === 9")
+            assert sides[0].tick("once") == "RUNNING"
+            assert [sides[1].tick("once") for _ in range(2)] == ["RUNNING", "SUCCESS"]
+            for pub in (0, 1):
+                expected = dict(clients[pub].status()[1])
+                assert wait_statuses(browser, pub, expected) == expected
+            assert dict(clients[0].status()[1]) != dict(clients[1].status()[1])
+            browser.click(f"{node_selector(1, CHECK_UID)} > .row button.bp")
+            browser.wait_for(f"document.querySelector({node_selector(1, CHECK_UID)!r})"
+                             ".classList.contains('hook-breakpoint')")
+            assert clients[0].hooks() == [] and [h["uid"] for h in clients[1].hooks()] == [CHECK_UID]
+            assert sides[0].tick("once") == "SUCCESS"          # publisher 0 is not paused
+            assert sides[1].tick("once") == "RUNNING"
+            sides[1].start_tick("once")
+            assert tick_is_blocked(sides[1])
+            shot(browser, "two_publishers")
+            browser.click(f"{node_selector(1, CHECK_UID)} > .row button.resume")
+            assert sides[1].finish_tick() == "SUCCESS"
+            browser.click(f"{node_selector(1, CHECK_UID)} > .row button.clear")
+            browser.wait_for(f"!document.querySelector({node_selector(1, CHECK_UID)!r})"
+                             ".classList.contains('hook-breakpoint')")
+    finally:
+        for client in clients:
+            client.close()
+        for side in sides:
+            side.close()
