@@ -21,7 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from robot_tasks.demo.episodes import ITEMS, run_episodes
+from robot_tasks.demo.episodes import run_episodes
+from robot_tasks.tasks.catalog import task_spec, tasks
 
 WAYS = (("fresh", False), ("reused", True))
 
@@ -36,14 +37,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="episodes per way (seeds first..first+N-1)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--rtf", type=float, default=0.0)
-    parser.add_argument("--task", choices=sorted(ITEMS), default="franka_stacking")
+    parser.add_argument("--task", choices=[spec.name for spec in tasks() if spec.items], default="franka_stacking")
     parser.add_argument("--mode", default="none", help="disturbance mode of every episode")
     parser.add_argument("--timeout", type=float, default=600.0, help="wall s per episode")
     parser.add_argument("--out", type=Path, default=Path("runs/bench_reuse"))
     args = parser.parse_args(argv)
-    from robot_tasks.commands.demo import demo_task
-
-    task = demo_task(args.task)
+    spec = task_spec(args.task)
+    task = spec.load_demo()
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     mode = None if args.mode == "none" else args.mode
     rows, runs = [], {}
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     for way, count, ok, wall, per_hour, median in rows:
         print(f"{way:7s} {count:8d} {ok:>5d}/{count:<2d} {wall:13.1f} {per_hour:11.0f} {median:22.1f}")
     print(f"reused/fresh episodes per hour: {rows[1][4] / rows[0][4]:.2f}x")
-    key = ITEMS[task.name]
+    key = spec.items
     for fresh, reused in zip(runs["fresh"], runs["reused"]):
         same = verdicts(fresh["report"], key) == verdicts(reused["report"], key)
         print(f"seed {fresh['seed']:3d}: fresh {'ok  ' if fresh['success'] else 'FAIL'} "

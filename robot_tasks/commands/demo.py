@@ -27,21 +27,18 @@ import math
 import sys
 from pathlib import Path
 
-DEMOS = ("franka_stacking", "ur10_palletizing", "franka_press", "banana_bowl", "franka_pyramid")
-DISTURBANCES = {"franka_stacking": ("drag", "drop", "knock"), "ur10_palletizing": ("drop", "slot", "tilt"),
-                "franka_press": (), "banana_bowl": (), "franka_pyramid": ("drag", "drop")}
-PICK_OBJECTS = ("banana", "lemon")   # banana_bowl --object (robot_tasks/demo/banana_bowl.py OBJECTS)
+from robot_tasks.tasks.catalog import tasks
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="run an end-to-end demo and write a run folder",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("name", choices=DEMOS, help="which demo")
+    specs = tasks()
+    parser.add_argument("name", choices=[spec.name for spec in specs], help="which demo")
     parser.add_argument("--seed", type=int, default=0, help="scene seed (default 0)")
-    parser.add_argument("--disturb", choices=sorted({m for modes in DISTURBANCES.values() for m in modes}),
-                        default=None, help="disturb the run mid-task through the sim's perturb service "
-                        "(franka_stacking: drag, drop, knock; ur10_palletizing: drop, slot, tilt; "
-                        "franka_pyramid: drag, drop)")
+    disturbances = "; ".join(f"{spec.name}: {', '.join(spec.disturbances)}" for spec in specs if spec.disturbances)
+    parser.add_argument("--disturb", choices=sorted({mode for spec in specs for mode in spec.disturbances}),
+                        default=None, help=f"disturb the run mid-task through the sim's perturb service ({disturbances})")
     parser.add_argument("--out", type=Path, default=Path("runs"), help="parent of the run folder (default runs/)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--timeout", type=float, default=None,
@@ -51,8 +48,10 @@ def register(subparsers) -> None:
     parser.add_argument("--foxglove", action="store_true",
                         help="also run the Foxglove bridge while the demo runs (prints the URL to open)")
     parser.add_argument("--config", type=Path, default=None, help="bringup YAML (default: the package's)")
-    parser.add_argument("--object", choices=PICK_OBJECTS, default=None,
-                        help="banana_bowl: the object to pick (default: the contract's, banana)")
+    pickers = [spec for spec in specs if spec.objects]
+    parser.add_argument("--object", choices=sorted({name for spec in pickers for name in spec.objects}), default=None,
+                        help="the object to pick (" + "; ".join(f"{spec.name}: {', '.join(spec.objects)}, default "
+                                                              f"{spec.objects[0]}" for spec in pickers) + ")")
     parser.add_argument("--no-render", dest="render", action="store_false",
                         help="banana_bowl: keep no images (montage and images/ skipped, no camera in the bag)")
     parser.set_defaults(func=run)
@@ -62,48 +61,17 @@ def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0 or (args.timeout is not None and not args.timeout > 0):
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
         return 2
-    if args.object is not None and args.name != "banana_bowl":
-        print("robot-tasks demo: --object is for banana_bowl", file=sys.stderr)
-        return 2
-    if args.disturb is not None and args.disturb not in DISTURBANCES[args.name]:
-        known = ", ".join(DISTURBANCES[args.name]) or "none"
-        print(f"robot-tasks demo: {args.name} knows --disturb {known}, not {args.disturb}", file=sys.stderr)
-        return 2
     from robot_tasks.bringup import BringupError
+    from robot_tasks.demo.task_demo import run_task_demo
+    from robot_tasks.tasks.errors import TaskError
 
-    if args.name == "franka_press":
-        from robot_tasks.demo.franka_press import PressDemoOptions
-        from robot_tasks.demo.franka_press import run_press_demo as run_demo
-        options = PressDemoOptions(out=args.out, rtf=args.rtf, foxglove=args.foxglove, gui=args.gui)
-    else:
-        from robot_tasks.demo.runner import DemoOptions, run_demo
-        options = DemoOptions(task=demo_task(args.name), seed=args.seed, disturb=args.disturb, out=args.out,
-                              rtf=args.rtf, foxglove=args.foxglove, gui=args.gui, pick_object=args.object,
-                              render=args.render)
-    if args.timeout is not None:
-        options.timeout = args.timeout
-    if args.config is not None:
-        options.config = args.config
     try:
-        return run_demo(options, say=lambda line: print(line, flush=True))
-    except BringupError as exc:
+        return run_task_demo(args.name, seed=args.seed, disturb=args.disturb, pick_object=args.object, out=args.out,
+                             rtf=args.rtf, timeout=args.timeout, config=args.config, foxglove=args.foxglove,
+                             gui=args.gui, render=args.render, say=lambda line: print(line, flush=True))
+    except (BringupError, TaskError) as exc:
         print(f"robot-tasks demo: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # the nodes were stopped on the way out (run_demo's finally)
         print("robot-tasks demo: interrupted; nodes stopped, no report written", file=sys.stderr)
         return 130
-
-
-def demo_task(name: str):
-    """The DemoTask of a task demo (robot_tasks/demo/runner.py)."""
-    if name == "banana_bowl":
-        from robot_tasks.demo.banana_bowl import BANANA_BOWL
-        return BANANA_BOWL
-    if name == "ur10_palletizing":
-        from robot_tasks.demo.ur10_palletizing import PALLETIZING
-        return PALLETIZING
-    if name == "franka_pyramid":
-        from robot_tasks.demo.franka_pyramid import PYRAMID
-        return PYRAMID
-    from robot_tasks.demo.franka_stacking import STACKING
-    return STACKING

@@ -31,20 +31,9 @@ from pathlib import Path
 from robot_tasks.demo.franka_stacking import STACKING
 from robot_tasks.demo.node_set import SharedNodes
 from robot_tasks.demo.runner import DemoOptions, run_demo
+from robot_tasks.tasks.catalog import task_spec, tasks
 
 MODES = (None, "drag", "drop", "knock")
-# Targets per task: episodes fully correct [%] undisturbed and per disturbance mode, and
-# items (cubes, bins, stacks) correct over all episodes [%] where the task's issue sets one.
-# Stacking: issue 12 asks that the rewrite keeps 100 / 100 / 95 / 95 (none / drag / drop / knock);
-# palletizing: issue 10, 95 % of episodes and 99 % of bins, undisturbed and with drop;
-# pyramid: issue 12, 95 % undisturbed and 90 % with drag.
-TARGETS = {
-    "franka_stacking": {"none": 100.0, "drag": 100.0, "drop": 95.0, "knock": 95.0, "items": None},
-    "ur10_palletizing": {"none": 95.0, "drop": 95.0, "slot": 95.0, "items": 99.0},
-    "franka_pyramid": {"none": 95.0, "drag": 90.0, "drop": 90.0, "items": None},
-}
-TARGET_PERCENT = TARGETS["franka_stacking"]
-ITEMS = {"franka_stacking": "cubes", "ur10_palletizing": "bins", "franka_pyramid": "stacks"}   # per-item rows
 
 
 def run_episodes(seeds: list[int], modes=MODES, out: Path = Path("runs/bench"), rtf: float = 1.0,
@@ -80,12 +69,13 @@ def _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes) -> 
             return
         report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
         report = json.loads(report_path.read_text())
-        items = report.get(ITEMS.get(task.name, ""), [])
+        item_key = task_spec(task.name).items
+        items = report.get(item_key, []) if item_key else []
         runs.append({"seed": seed, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
                      "wall_time_s": report.get("wall_time_s"), "report": str(report_path),
                      "items": len(items), "items_ok": sum(bool(i.get("ok")) for i in items)})
         say(f"{mode or 'none':6s} seed {seed:3d}: {'ok  ' if code == 0 else 'FAIL'} "
-            f"{runs[-1]['items_ok']}/{runs[-1]['items']} {ITEMS.get(task.name, 'items')} ok, "
+            f"{runs[-1]['items_ok']}/{runs[-1]['items']} {item_key or 'items'} ok, "
             f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
 
 
@@ -121,9 +111,10 @@ def run_two_host_episodes(seeds: list[int], out: Path = Path("runs/bench"), say=
     return results
 
 
-def summary_table(results: dict, targets: dict = TARGET_PERCENT) -> str:
+def summary_table(results: dict, targets) -> str:
     """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
-    all episodes), median sim and wall time of the successful episodes, targets, verdict."""
+    all episodes), median sim and wall time of the successful episodes, targets (the task
+    spec's: {mode: %, "items": %}), verdict."""
     lines = [f"{'mode':6s} {'success':>9s} {'items ok':>14s} {'median sim s':>13s} {'median wall s':>14s} "
              f"{'target':>7s} {'items target':>13s}"]
     item_target = targets.get("items")
@@ -155,7 +146,7 @@ def main(argv=None) -> int:
                                                       "with --two-hosts: none)")
     parser.add_argument("--out", type=Path, default=Path("runs/bench"))
     parser.add_argument("--rtf", type=float, default=1.0)
-    parser.add_argument("--task", choices=sorted(ITEMS), default="franka_stacking")
+    parser.add_argument("--task", choices=[spec.name for spec in tasks() if spec.items], default="franka_stacking")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall s per episode")
     parser.add_argument("--two-hosts", action="store_true",
                         help="franka_stacking split over two network namespaces (root); modes none, drag")
@@ -164,8 +155,8 @@ def main(argv=None) -> int:
     parser.add_argument("--reuse-nodes", action="store_true",
                         help="start the nodes once and reset the scene between episodes (issue 37: 3)")
     args = parser.parse_args(argv)
-    from robot_tasks.commands.demo import demo_task
-    task = demo_task(args.task)
+    spec = task_spec(args.task)
+    task = spec.load_demo()
     mode_names = args.modes if args.modes is not None else ("none" if args.two_hosts else "none,drag,drop,knock")
     modes = [None if m == "none" else m for m in mode_names.split(",") if m]
     # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
@@ -188,13 +179,13 @@ def main(argv=None) -> int:
             return 2
         args.out.mkdir(parents=True, exist_ok=True)
         results = run_two_host_episodes(seeds, args.out, modes=modes)
-        print(summary_table(results, TARGET_PERCENT))
+        print(summary_table(results, spec.targets))
         (args.out / "summary.json").write_text(json.dumps(results, indent=1))
         return 0
     results = run_episodes(seeds, modes, args.out, args.rtf,
                            stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major,
                            reuse_nodes=args.reuse_nodes)
-    print(summary_table(results, TARGETS.get(task.name, TARGET_PERCENT)))
+    print(summary_table(results, spec.targets))
     (args.out / "summary.json").write_text(json.dumps(results, indent=1))
     return 0
 

@@ -259,6 +259,18 @@ def write_press_csv(log, path: Path) -> Path:
     return path
 
 
+def run_press(*, out: Path = Path("runs"), rtf: float = 1.0, timeout: float | None = None,
+              config: Path | None = None, foxglove: bool = False, gui: bool = False,
+              say: Callable[[str], None] = print) -> int:
+    """The press demo as robot_tasks/demo/task_demo.py runs a task with a runner of its own."""
+    options = PressDemoOptions(out=out, rtf=rtf, foxglove=foxglove, gui=gui)
+    if timeout is not None:
+        options.timeout = timeout
+    if config is not None:
+        options.config = config
+    return run_press_demo(options, say=say)
+
+
 def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print) -> int:
     """Run FrankaPress once; 0 when the tree succeeded and the press met its targets, else 1."""
     from robot_tasks.demo.press_plot import draw_press

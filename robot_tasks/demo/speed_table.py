@@ -42,15 +42,12 @@ class Cell:
 
 
 def all_cells() -> list[Cell]:
-    """Every task with every mode `robot-tasks demo` knows (and banana_bowl's two objects)."""
-    from robot_tasks.commands.demo import DEMOS, DISTURBANCES, PICK_OBJECTS
+    """Every task with every mode its spec knows, or every object for a task that picks one."""
+    from robot_tasks.tasks.catalog import tasks
 
     cells = []
-    for task in DEMOS:
-        if task == "banana_bowl":
-            cells += [Cell(task, name) for name in PICK_OBJECTS]
-        else:
-            cells += [Cell(task, mode) for mode in (None, *DISTURBANCES[task])]
+    for spec in tasks():
+        cells += [Cell(spec.name, name) for name in spec.objects] or [Cell(spec.name, mode) for mode in spec.modes]
     return cells
 
 
@@ -74,18 +71,13 @@ def run_episode(cell: Cell, seed: int, rtf: float, out: Path, timeout: float | N
     say = lambda _line: None   # noqa: E731 - the bench prints one line per episode itself
     out.mkdir(parents=True, exist_ok=True)
     before = set(out.iterdir())
-    timeout = timeout or TIMEOUTS.get(cell.task, DEFAULT_TIMEOUT)
-    if cell.task == "franka_press":     # the press scene has no random part: a seed is a repeat
-        from robot_tasks.demo.franka_press import PressDemoOptions, run_press_demo
-        code = run_press_demo(PressDemoOptions(out=out, rtf=rtf, timeout=timeout), say=say)
-    else:
-        from robot_tasks.commands.demo import demo_task
-        from robot_tasks.demo.runner import DemoOptions, run_demo
-        banana = cell.task == "banana_bowl"
-        options = DemoOptions(task=demo_task(cell.task), seed=seed, out=out, rtf=rtf, timeout=timeout,
-                              disturb=None if banana else cell.variant,
-                              pick_object=cell.variant if banana else None)
-        code = run_demo(options, say=say)
+    from robot_tasks.demo.task_demo import run_task_demo
+    from robot_tasks.tasks.catalog import task_spec
+
+    picks = bool(task_spec(cell.task).objects)
+    code = run_task_demo(cell.task, seed=seed, rtf=rtf, out=out, say=say,
+                         timeout=timeout or TIMEOUTS.get(cell.task, DEFAULT_TIMEOUT),
+                         disturb=None if picks else cell.variant, pick_object=cell.variant if picks else None)
     folders = sorted(set(out.iterdir()) - before)
     report = json.loads((folders[-1] / "report.json").read_text()) if folders else {}
     return {"seed": seed, "rtf": rtf, "success": code == 0, "sim_time_s": report.get("sim_time_s"),

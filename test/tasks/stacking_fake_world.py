@@ -24,8 +24,8 @@ from robot_tasks.ros.leaves.gripper import GripperCommand
 from robot_tasks.ros.leaves.motion import MoveToPose
 from robot_tasks.ros.leaves.topic_nodes import TopicToBlackboard
 from robot_tasks.ros.leaves.values import parse_pose
-from robot_tasks.tasks.stacking import LOG as TASK_LOG
 from robot_tasks.tasks.stacking import register_stacking_nodes
+from robot_tasks.tasks.stacking.leaves import LOG as TASK_LOG
 from robot_tasks.tasks.tool_pose import ToolPoseFromJointStates
 
 TABLE_Z = 0.625

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.tasks import stack_repair as repair
-from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.stacking import plan, repair
 from robot_tasks.tasks.world_view import Seen
 
 TABLE = 0.625

@@ -3,7 +3,7 @@
 The scene: franka_stacking, the red cube set leaning 12-38 degrees against the blue one
 (one bottom edge on the table, the opposite one against the blue cube's side) and left
 to settle under gravity. The pick is decided as the task decides it: the scene camera's
-image -> perception -> world_view -> stacking_plan.pick_targets / place_targets; the
+image -> perception -> world_view -> plan.pick_targets / place_targets; the
 arm follows those poses with the arm server's kinematics (robot_tasks.control: IK for a
 planned move, cartesian_line for a straight one), sent straight to the sim's
 trajectory controller. Ground truth grades: the cube rises with the fingers, level in them,
@@ -30,7 +30,7 @@ from robot_tasks.perception import CameraIntrinsics, Detector
 from robot_tasks.perception.geometry import quat_from_matrix
 from robot_tasks.sim import JointTrajectory, TrajectoryPoint, World
 from robot_tasks.sim.scenes.common import TABLE_TOP_Z
-from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.stacking import plan
 from robot_tasks.tasks.world_view import axes_of_quaternion, seen_by_label
 
 pytestmark = pytest.mark.sim

@@ -11,7 +11,7 @@ import pytest
 
 from robot_tasks.bt import BehaviorTreeError, BehaviorTreeFactory, NodeStatus
 from robot_tasks.tasks import register_nodes
-from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.stacking import plan
 from robot_tasks.tasks.world_view import seen_by_label
 
 TABLE = 0.625

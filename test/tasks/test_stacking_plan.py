@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.stacking import plan
 from robot_tasks.tasks.world_view import Seen
 
 TABLE = 0.625

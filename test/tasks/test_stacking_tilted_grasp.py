@@ -1,4 +1,4 @@
-"""Which way the fingers close on a cube that leans (stacking_plan.tilted_grasp).
+"""Which way the fingers close on a cube that leans (plan.tilted_grasp).
 
 A cube that leans on another rests on one bottom edge: it is a level cube turned by its
 tilt about a horizontal line along one of its own axes, the tilt axis. The two faces
@@ -16,7 +16,7 @@ from test_stacking_leaves import SPAWNS, started, tree_of
 
 from robot_tasks.bt import NodeStatus
 from robot_tasks.perception.geometry import quat_from_matrix
-from robot_tasks.tasks import stacking_plan as plan
+from robot_tasks.tasks.stacking import plan
 from robot_tasks.tasks.world_view import Seen, axes_of_quaternion, seen_from_detection
 
 TABLE = 0.625

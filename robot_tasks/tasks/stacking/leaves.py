@@ -20,7 +20,7 @@ shows which leaf reads and which writes what (see "Writing task leaves" in the R
 
 A condition only reads; the one decision that changes the flow (`mode`) is an output
 port the XML branches on. Each leaf reads its ports, calls one pure function of
-`stacking_plan` / `stack_repair`, writes its outputs. World state comes only from
+`plan` / `repair`, writes its outputs. World state comes only from
 `detections` (perception) and `ee_pose` (tool pose by forward kinematics), never from
 the simulator. What the task decides and why goes to the log (`note`), which the tree
 executor's log and the demo's report.json show.
@@ -29,7 +29,7 @@ executor's log and the demo's report.json show.
 |------------------------|-----------|---------------------------------------------------------|
 | InitStacking           | action    | layout and spawns from the first detections             |
 | WaitForFreshDetections | action    | RUNNING until an image newer than "now" is detected     |
-| ReconcileStack         | action    | square `stacked` with the image (stack_repair.reconcile)|
+| ReconcileStack         | action    | square `stacked` with the image (repair.reconcile)|
 | StackComplete          | condition | every cube of the order booked                          |
 | SelectNextCube         | action    | `cube` and `mode`: stack it, clear it off, or look again|
 | ComputePickTargets     | action    | pre-grasp / grasp poses and `first_seen`                |
@@ -61,9 +61,16 @@ from robot_tasks.bt import (
 )
 from robot_tasks.bt.errors import BehaviorTreeError
 
-from . import stack_repair as repair
-from . import stacking_plan as plan
-from .world_view import Seen, WorldViewError, detections_stamp, distance, position_of_pose, seen_by_label, stamp_seconds
+from ..world_view import (
+    Seen,
+    WorldViewError,
+    detections_stamp,
+    distance,
+    position_of_pose,
+    seen_by_label,
+    stamp_seconds,
+)
+from . import plan, repair
 
 LOG = logging.getLogger("robot_tasks.tasks.stacking")
 SUCCESS, FAILURE = NodeStatus.SUCCESS, NodeStatus.FAILURE
@@ -241,7 +248,7 @@ class WaitForFreshDetections(StatefulActionNode):
 class ReconcileStack(_StackingLeaf, SyncActionNode):
     """Square the booking with the image before a decision: un-book cubes seen displaced
     and suspects (with everything above them), book cubes already standing at their slots
-    (stack_repair.reconcile). Writes `stacked`; always SUCCESS."""
+    (repair.reconcile). Writes `stacked`; always SUCCESS."""
 
     @staticmethod
     def provided_ports():
@@ -276,7 +283,7 @@ class StackComplete(_StackingLeaf, ConditionNode):
 class SelectNextCube(_StackingLeaf, SyncActionNode):
     """The decision: which `cube` to move next and how (`mode`), for the XML to branch on.
 
-    - `clear`: a cube not booked is in the stack's way (stack_repair.blocking_cube) --
+    - `clear`: a cube not booked is in the stack's way (repair.blocking_cube) --
       it is picked and set down off the stack;
     - `stack`: the next cube of the order, seen now, goes on the stack;
     - `look`:  the next cube is not seen (often the arm hides it from the camera).
@@ -312,7 +319,7 @@ class ComputePickTargets(_StackingLeaf, SyncActionNode):
     """pre-grasp and grasp poses of `cube` as seen now, and that position as `first_seen`
     (the start of the pickup, for CubeStillInPlace). FAILURE when the cube is not seen.
     A cube seen leaning is gripped across its tilt axis, the hand tipped along its up
-    face's normal (stacking_plan.tilted_grasp)."""
+    face's normal (plan.tilted_grasp)."""
 
     @staticmethod
     def provided_ports():
@@ -513,7 +520,7 @@ class ComputePlaceTargets(_CarryTargets):
 
 class ComputeParkTargets(_CarryTargets):
     """lift / transport / lower / retract poses to set `cube` down off the stack: at its
-    spawn, or at a free spot near it (stack_repair.parking_spot), which becomes its spawn
+    spawn, or at a free spot near it (repair.parking_spot), which becomes its spawn
     in `spawns`."""
 
     @staticmethod

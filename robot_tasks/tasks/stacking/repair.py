@@ -19,14 +19,16 @@ until it gave up (measured with bench/stacking_success.py):
 - the place a cube should go back to (its spawn) is taken: `parking_spot` finds a free
   place near it.
 
-Plain Python on numbers, like stacking_plan: each function takes the blackboard entries
+Plain Python on numbers, like plan: each function takes the blackboard entries
 it needs and returns new values; the tree leaves in stacking.py call it.
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-from .stacking_plan import (
+from ..table_spots import free_spot
+from ..world_view import Seen, Vec3, distance, horizontal_distance
+from .plan import (
     DISPLACED_DISTANCE,
     EVIDENCE_CONFIDENCE,
     StackLayout,
@@ -34,8 +36,6 @@ from .stacking_plan import (
     slot_position,
     unstack_displaced,
 )
-from .table_spots import free_spot
-from .world_view import Seen, Vec3, distance, horizontal_distance
 
 PARK_CLEARANCE = 0.10        # m from every other cube and from the stack, centre to centre
 
@@ -58,7 +58,7 @@ def reconcile(layout: StackLayout, stacked: Sequence[str], suspects: Sequence[st
 def unbook_displaced(layout: StackLayout, stacked: Sequence[str], seen: dict[str, Seen],
                      tolerance: float = DISPLACED_DISTANCE) -> tuple[tuple[str, ...], list[str]]:
     """Un-book the lowest cube seen displaced and everything above it
-    (stacking_plan.unstack_displaced): the new booking and a note saying what went."""
+    (plan.unstack_displaced): the new booking and a note saying what went."""
     stacked, removed = unstack_displaced(layout, stacked, seen, tolerance)
     if not removed:
         return stacked, []

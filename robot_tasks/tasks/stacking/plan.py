@@ -36,7 +36,7 @@ from typing import Iterable, Sequence
 from robot_tasks.tasks.errors import TaskError
 from robot_tasks.tasks.palletizing.tool import cup_onto
 
-from .world_view import Seen, Vec3, distance, horizontal_distance
+from ..world_view import Seen, Vec3, distance, horizontal_distance
 
 DROP_DISTANCE = 0.10        # m, held cube centre to tool
 RESYNC_DISTANCE = 0.05      # m, cube moved while we approached it

@@ -1,0 +1,11 @@
+"""banana_bowl: a Panda puts a banana (or a lemon) into a bowl, recording each episode as a
+demonstration. Bench target: 95 % for each object."""
+from robot_tasks.tasks.spec import TaskSpec, targets
+
+TASK = TaskSpec(
+    name="banana_bowl",
+    tree_id="BananaBowl",
+    demo="robot_tasks.demo.banana_bowl:BANANA_BOWL",
+    objects=("banana", "lemon"),
+    targets=targets(none=95.0),
+)
