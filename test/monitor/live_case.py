@@ -92,6 +92,7 @@ def check_live_tree(side, browser, url: str, port: int, shot_name: str) -> list[
         browser.click(f"{node_selector(PUB, CHECK_UID)} > .row button.resume")
         assert side.finish_tick() == "SUCCESS"   # check ticked as usual: FAILURE, inverted
         expect_page_matches_publisher(browser, client)
+        assert browser.evaluate(f"document.querySelector({section(PUB) + ' .paused-at'!r}).textContent") == ""
         notes.append("breakpoint clicked on check: tick blocked, page showed it paused; resume clicked: SUCCESS")
 
         # fault injection from the page: check returns SUCCESS instead of FAILURE
@@ -101,6 +102,10 @@ def check_live_tree(side, browser, url: str, port: int, shot_name: str) -> list[
         assert side.tick("once") == "FAILURE", "the injected SUCCESS did not change the tree's result"
         statuses = expect_page_matches_publisher(browser, client)
         assert statuses[CHECK_UID] == 12, statuses   # IDLE after SUCCESS: the injected result
+        # an injection does not wait: the page must not call it a pause
+        assert browser.evaluate(f"document.querySelector({section(PUB) + ' .paused-at'!r}).textContent") == ""
+        assert not browser.evaluate(f"document.querySelector({node_selector(PUB, CHECK_UID)!r})"
+                                    ".classList.contains('paused')")
         notes.append("inject SUCCESS clicked on check: the cycle's result turned SUCCESS -> FAILURE")
         shot(browser, f"{shot_name}_injected")
         browser.click(f"{node_selector(PUB, CHECK_UID)} > .row button.clear")

@@ -92,6 +92,7 @@ def test_two_publishers_side_by_side(browser):
             shot(browser, "two_publishers")
             browser.click(f"{node_selector(1, CHECK_UID)} > .row button.resume")
             assert sides[1].finish_tick() == "SUCCESS"
+            browser.wait_for(f"document.querySelector({section(1) + ' .paused-at'!r}).textContent === ''")
             browser.click(f"{node_selector(1, CHECK_UID)} > .row button.clear")
             browser.wait_for(f"!document.querySelector({node_selector(1, CHECK_UID)!r})"
                              ".classList.contains('hook-breakpoint')")

@@ -193,13 +193,13 @@ class Browser:
                 raise CdpError(f"timed out after {timeout_s} s waiting for: {expression}")
             time.sleep(period_s)
 
-    def click(self, selector: str) -> None:
-        """A real mouse click (pressed + released) at the centre of the element."""
-        box = self.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+    def click(self, selector: str, timeout_s: float = 5.0) -> None:
+        """A real mouse click (pressed + released) at the centre of the element, once the
+        element is the one under that point (not covered, not moving)."""
+        box = self.wait_for(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
             if (!e) return null; e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect();
-            return [r.x + r.width / 2, r.y + r.height / 2]; }})()""")
-        if box is None:
-            raise CdpError(f"no element matches {selector}")
+            const x = r.x + r.width / 2, y = r.y + r.height / 2, top = document.elementFromPoint(x, y);
+            return top && (top === e || e.contains(top)) ? [x, y] : null; }})()""", timeout_s)
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=box[0], y=box[1], button="left",
                       clickCount=1)

@@ -101,14 +101,22 @@ function setStatus(p, uid, status) {
   const li = p.nodes.get(uid);
   if (!li) return;
   li.dataset.status = String(status);
+  if (li.classList.contains("paused")) clearPause(p, uid);   // it ticked: released (here or elsewhere)
   for (const name of STATUS_NAMES) li.classList.remove("st-" + name, "was-" + name);
   // 10 + s: IDLE after status s (the publisher keeps it so the page can show "just finished")
   if (status >= 10) li.classList.add("st-idle", "was-" + (STATUS_NAMES[status - 10] || "idle"));
   else li.classList.add("st-" + (STATUS_NAMES[status] || "idle"));
 }
 
+function clearPause(p, uid) {
+  const li = p.nodes.get(uid);
+  if (li) li.classList.remove("paused");
+  if (p.paused.dataset.uid === String(uid)) { p.paused.textContent = ""; p.paused.dataset.uid = ""; }
+}
+
 // ---- blackboards -----------------------------------------------------------------------------
 function renderBoards(p, boards) {
+  if (!boards || !Object.keys(boards).length) { p.board.replaceChildren(); return; }
   const parts = [el("h3", "", "Blackboards")];
   for (const [name, entries] of Object.entries(boards || {})) {
     const table = el("table");
@@ -127,6 +135,7 @@ function renderBoards(p, boards) {
 }
 
 function renderHooks(p, hooks) {
+  p.hookModes = new Map(hooks.filter(h => h.enabled).map(h => [h.uid, h.mode]));
   for (const li of p.nodes.values()) li.classList.remove("hook-breakpoint", "hook-inject");
   for (const hook of hooks) {
     const li = p.nodes.get(hook.uid);
@@ -182,6 +191,8 @@ const handlers = {
   },
   breakpoint(m) {
     const p = pubs.get(m.pub);
+    // publishers announce every hook they reach; only a breakpoint (mode 0) waits
+    if (p.hookModes && p.hookModes.get(m.uid) !== 0) { log(`node ${m.uid} returned its injected status`); return; }
     for (const li of p.nodes.values()) li.classList.remove("paused");
     const li = p.nodes.get(m.uid);
     if (li) li.classList.add("paused");
@@ -195,12 +206,7 @@ const handlers = {
     p.section.dataset.connected = m.ok ? "yes" : "no";
   },
   command(m) {
-    if (m.op === "resume" && m.ok && m.pub !== undefined) {
-      const p = pubs.get(m.pub);
-      const li = p.nodes.get(m.uid);
-      if (li) li.classList.remove("paused");
-      if (p.paused.dataset.uid === String(m.uid)) { p.paused.textContent = ""; p.paused.dataset.uid = ""; }
-    }
+    if ((m.op === "resume" || m.op === "clear") && m.ok && m.pub !== undefined) clearPause(pubs.get(m.pub), m.uid);
     log((m.ok ? "" : "refused: ") + m.message);
   },
   btlog(m) { renderReplay(m); },
