@@ -9,10 +9,16 @@ mode. Targets: >= 95 % undisturbed, >= 90 % per disturbance mode.
 
 At real-time factor 1 an episode takes ~30-60 s of wall time, so the default run is
 about an hour on 2 cores; every episode's run folder is kept under --out.
+
+    .venv/bin/python bench/stacking_success.py --two-hosts --seeds 5 --modes none,drag   # root only
+
+runs each episode split over two network namespaces instead (robot_tasks.testing.two_host_episodes).
 """
 import sys
 
-from robot_tasks.demo.episodes import main
-
 if __name__ == "__main__":
+    if "--two-hosts" in sys.argv[1:]:
+        from robot_tasks.testing.two_host_episodes import main
+    else:
+        from robot_tasks.demo.episodes import main
     sys.exit(main())

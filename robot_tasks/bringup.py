@@ -57,7 +57,7 @@ from typing import Any, TextIO
 
 import yaml
 
-from robot_tasks.commands._errors import CommandError
+from robot_tasks.errors import RobotTasksError
 from robot_tasks.ros.dds import loopback_environment
 
 PLAN_KEY = "bringup"
@@ -65,7 +65,7 @@ PARAMS_KEY = "ros__parameters"
 FOXGLOVE_NODE = "foxglove_bridge"       # the optional node `--foxglove` starts
 
 
-class BringupError(CommandError):
+class BringupError(RobotTasksError, ValueError):
     """The bringup file is unusable; the message names the file and the key."""
 
 

@@ -12,7 +12,8 @@ raises it (or a subclass naming a narrower cause) for bad input and failed opera
 | `robot_tasks.tasks`    | `tasks.errors.TaskError`                |
 | `robot_tasks.runtime`  | `runtime.errors.TreeRuntimeError`       |
 | `robot_tasks.ros`, `nodes` | `ros.errors.RosError`               |
-| CLI, bringup, demo     | `commands._errors.CommandError`          |
+| the process layer (`bringup`) | `bringup.BringupError`          |
+| CLI, demo              | `commands._errors.CommandError`          |
 
 So a program that embeds robot_tasks can tell "robot_tasks refused this" from a bug with
 one `except RobotTasksError`, and a node's main turns any of them raised while the node

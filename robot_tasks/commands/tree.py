@@ -1,4 +1,4 @@
-"""`robot-tasks tree validate FILE...`, `robot-tasks tree show FILE` and `robot-tasks tree test FILE`.
+"""`robot-tasks tree validate FILE...`, `tree show FILE`, `tree test FILE` and `tree model FILE...`.
 
 validate: loads each file with every built-in node registered (plus the node types
 of `--plugin` modules, which expose `register_nodes(factory)`), accepts custom IDs
@@ -9,6 +9,9 @@ show: prints the main tree (subtrees expanded) as indented text with its ports.
 
 test: runs a tree with mocked leaves (BT.CPP substitution rules), no ROS; see
 `_tree_test.py`.
+
+model: rewrites each file's <TreeNodesModel> (what Groot2 shows of custom nodes) from the
+ports the code declares; see `_tree_model.py`.
 """
 from __future__ import annotations
 
@@ -35,9 +38,11 @@ def register(subparsers) -> None:
     _add_plugin_option(show)
     show.set_defaults(func=run_show)
 
+    from robot_tasks.commands._tree_model import add_parser as add_model_parser
     from robot_tasks.commands._tree_test import add_parser as add_test_parser
 
     add_test_parser(actions)
+    add_model_parser(actions)
 
     def usage(args) -> int:
         parser.print_help()

@@ -5,13 +5,6 @@ The body of bench/stacking_success.py (issue 6) and bench/palletizing_success.py
 other.
 
     python -m robot_tasks.demo.episodes --seeds 20 --out runs/bench
-    python -m robot_tasks.demo.episodes --two-hosts --seeds 5 --modes none,drag   # root only
-
-`--two-hosts` (issue 31) runs each stacking episode split over two network namespaces, the
-robot's computer and the task's (robot_tasks.testing.split_stacking), and checks after each
-that no packet of it reached this machine's own interfaces. A disturbance is sent from the
-task host as the demo sends it (robot_tasks.testing.remote_disturb): drag, the one the
-two-host runs are asked for.
 
 `--reuse-nodes` (issue 37: 3) starts the node set once for all the episodes of the run and
 resets the scene with each episode's seed (robot_tasks/demo/node_set.py: what is reset,
@@ -79,38 +72,6 @@ def _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes) -> 
             f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
 
 
-TWO_HOST_MODES = (None, "drag")
-
-
-def run_two_host_episodes(seeds: list[int], out: Path = Path("runs/bench"), say=print,
-                          modes=(None,)) -> dict:
-    """franka_stacking episodes per mode, each split over two fresh network namespaces;
-    the same result shape as run_episodes (no sim time: the sim runs on the other host)."""
-    from robot_tasks.ros.dds import pick_free_domain_id
-    from robot_tasks.testing.isolation import TrafficWatch
-    from robot_tasks.testing.netns import TwoHosts
-    from robot_tasks.testing.split_stacking import run_split_stacking
-
-    results: dict = {mode or "none": {"runs": []} for mode in modes}
-    for mode in modes:
-        runs = results[mode or "none"]["runs"]
-        for seed in seeds:
-            domain = pick_free_domain_id()
-            with TrafficWatch(domain) as watch, TwoHosts() as hosts:
-                run = run_split_stacking(hosts, out / "two_hosts" / (mode or "none") / f"seed{seed}", domain,
-                                         seed=seed, disturb=mode)
-            watch.check()                # IsolationError: a packet reached the host's interfaces
-            cubes = run.grade.get("cubes", [])
-            runs.append({"seed": seed, "success": run.success, "sim_time_s": None, "wall_time_s": run.wall_s,
-                         "items": len(cubes), "items_ok": sum(bool(c.get("ok")) for c in cubes),
-                         "veth_bytes": run.veth_bytes, "disturbance": run.disturbance})
-            sent = run.disturbance.get("response", run.disturbance.get("error", ""))
-            say(f"two hosts {mode or 'none':5s} seed {seed:3d}: {'ok  ' if run.success else 'FAIL'} "
-                f"{runs[-1]['items_ok']}/{runs[-1]['items']} cubes ok, wall {run.wall_s} s, robot host "
-                f"{run.veth_bytes.get('robot')} bytes (rx, tx) on its veth{f'; disturbance: {sent}' if mode else ''}")
-    return results
-
-
 def summary_table(results: dict, targets) -> str:
     """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
     all episodes), median sim and wall time of the successful episodes, targets (the task
@@ -148,8 +109,6 @@ def main(argv=None) -> int:
     parser.add_argument("--rtf", type=float, default=1.0)
     parser.add_argument("--task", choices=[spec.name for spec in tasks() if spec.items], default="franka_stacking")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall s per episode")
-    parser.add_argument("--two-hosts", action="store_true",
-                        help="franka_stacking split over two network namespaces (root); modes none, drag")
     parser.add_argument("--seed-major", action="store_true",
                         help="every mode of a seed before the next seed (stopped early, each mode still reported)")
     parser.add_argument("--reuse-nodes", action="store_true",
@@ -157,7 +116,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     spec = task_spec(args.task)
     task = spec.load_demo()
-    mode_names = args.modes if args.modes is not None else ("none" if args.two_hosts else "none,drag,drop,knock")
+    mode_names = args.modes if args.modes is not None else ",".join(mode or "none" for mode in spec.modes)
     modes = [None if m == "none" else m for m in mode_names.split(",") if m]
     # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
     # as a plain failure before Python sees the interrupt: remember it to stop the whole bench.
@@ -169,19 +128,6 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGINT, on_interrupt)
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-    if args.two_hosts:
-        from robot_tasks.testing.netns import unavailable_reason
-
-        why = unavailable_reason()
-        if task.name != "franka_stacking" or not set(modes) <= set(TWO_HOST_MODES) or why:
-            print(f"--two-hosts: runs franka_stacking with --modes none,drag, as root"
-                  f"{f'; here: {why}' if why else ''}", file=sys.stderr)
-            return 2
-        args.out.mkdir(parents=True, exist_ok=True)
-        results = run_two_host_episodes(seeds, args.out, modes=modes)
-        print(summary_table(results, spec.targets))
-        (args.out / "summary.json").write_text(json.dumps(results, indent=1))
-        return 0
     results = run_episodes(seeds, modes, args.out, args.rtf,
                            stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major,
                            reuse_nodes=args.reuse_nodes)

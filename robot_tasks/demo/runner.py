@@ -210,8 +210,8 @@ class RunWatcher:
         self.ros.start_thread()
 
     def _start_recording(self, task: DemoTask, render: bool, run_dir: Path) -> None:
+        from robot_tasks.demo.trace_recorder import TraceRecorder
         from robot_tasks.ros.bag_recorder import BagRecorder, BagTopic
-        from robot_tasks.ros.trace_recorder import TraceRecorder
 
         if task.trace_robot:
             self.trace = TraceRecorder(self.node, task.trace_robot)

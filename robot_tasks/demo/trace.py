@@ -16,7 +16,7 @@ recording) are dropped, never filled in.
     trace.check()                          # TraceError naming what is wrong
     trace.window(t0, t1).action[:, :7]     # the arm commands of one phase
 
-Pure numpy; `robot_tasks.ros.trace_recorder` collects the records from the topics.
+Pure numpy; `robot_tasks.demo.trace_recorder` collects the records from the topics.
 """
 from __future__ import annotations
 

@@ -45,5 +45,5 @@ def model_mismatches(tree_path) -> tuple[set, list]:
         actual = {(name, info.direction.name) for name, info in factory.manifests[node_id].ports.items()}
         if declared != actual:
             problems.append(f"{node_id}: model ports differ from the code; run "
-                            f"python -m robot_tasks.tasks.tree_model {tree_path}")
+                            f"robot-tasks tree model {tree_path}")
     return custom, problems

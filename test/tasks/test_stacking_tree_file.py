@@ -45,7 +45,7 @@ def test_model_lists_every_custom_node_with_the_ports_the_code_declares():
         assert element.tag == manifest.type.value, node_id
         declared = {(p.get("name"), PORT_TAGS[p.tag]) for p in element if p.tag in PORT_TAGS}
         actual = {(name, info.direction.name) for name, info in manifest.ports.items()}
-        assert declared == actual, f"{node_id}: model ports differ from the code; run python -m robot_tasks.tasks.tree_model {TREE}"
+        assert declared == actual, f"{node_id}: model ports differ from the code; run robot-tasks tree model {TREE}"
 
 
 def test_every_port_used_in_the_tree_is_declared():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from defusedxml import ElementTree
 from paths import REPO
 
+from robot_tasks.commands._tree_model import model_xml
 from robot_tasks.demo.franka_pyramid import FLAGS, GOALS, RECOVERIES
-from robot_tasks.tasks.tree_model import model_xml
 
 TREE = REPO / "trees" / "franka_pyramid.xml"
 
@@ -20,7 +20,7 @@ def instances(tree_id="FrankaPyramid"):
 
 def test_the_model_section_is_what_the_code_declares():
     text = TREE.read_text()
-    assert model_xml(text) in text, "run: python -m robot_tasks.tasks.tree_model trees/franka_pyramid.xml"
+    assert model_xml(text) in text, "run: robot-tasks tree model trees/franka_pyramid.xml"
 
 
 def test_both_instances_share_the_tree_and_differ_only_in_robot_parameters():

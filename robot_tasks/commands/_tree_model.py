@@ -1,6 +1,7 @@
-"""Refresh the <TreeNodesModel> of a tree file from the node types the code registers.
+"""`robot-tasks tree model FILE...`: refresh a tree file's <TreeNodesModel> from the node
+types the code registers.
 
-    python -m robot_tasks.tasks.tree_model trees/franka_stacking.xml
+    robot-tasks tree model trees/franka_stacking.xml
 
 Groot2 shows custom nodes and their ports from this section; when a leaf's ports
 change in code, run this so the file matches again (test/tasks/test_stacking_tree_file.py
@@ -14,6 +15,8 @@ import sys
 from pathlib import Path
 
 from defusedxml import ElementTree
+
+from robot_tasks.commands._errors import CommandError
 
 
 def model_xml(tree_text: str) -> str:
@@ -40,22 +43,28 @@ def refresh(path: Path) -> bool:
     text = path.read_text()
     pattern = re.compile(r"<TreeNodesModel>.*?</TreeNodesModel>|<!-- TREE_NODES_MODEL -->", re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{path}: no <TreeNodesModel> (or <!-- TREE_NODES_MODEL --> marker) to replace")
+        raise CommandError(f"{path}: no <TreeNodesModel> (or <!-- TREE_NODES_MODEL --> marker) to replace")
     new = pattern.sub(lambda _m: model_xml(text), text, count=1)
     if new != text:
         path.write_text(new)
     return new != text
 
 
-def main(argv: list[str] | None = None) -> int:
-    paths = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
-    if not paths or any(str(p).startswith("-") for p in paths):   # no options: say how to call it
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    for path in paths:
-        print(f"{path}: {'updated' if refresh(path) else 'already up to date'}")
+def add_parser(actions) -> None:
+    model = actions.add_parser("model", help="refresh a tree file's <TreeNodesModel> from the registered node types")
+    model.add_argument("files", nargs="+", metavar="FILE")
+    model.set_defaults(func=run_model)
+
+
+def run_model(args) -> int:
+    for path in map(Path, args.files):
+        try:
+            changed = refresh(path)
+        except OSError as exc:
+            print(f"robot-tasks tree model: {path}: {exc.strerror}", file=sys.stderr)
+            return 1
+        except CommandError as exc:
+            print(f"robot-tasks tree model: {exc}", file=sys.stderr)
+            return 1
+        print(f"{path}: {'updated' if changed else 'already up to date'}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
