@@ -112,6 +112,6 @@ def board_value(browser, pub: int, board: str, key: str):
     return None if text is None else json.loads(text)
 
 
-def shot(browser, name: str) -> Path:
+def shot(browser, name: str, full_page: bool = True) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    return Path(browser.screenshot(str(SHOTS / f"{name}.png")))
+    return Path(browser.screenshot(str(SHOTS / f"{name}.png"), full_page))

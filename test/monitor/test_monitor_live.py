@@ -101,3 +101,48 @@ def test_two_publishers_side_by_side(browser):
             client.close()
         for side in sides:
             side.close()
+
+
+def big_tree_xml(chunks: int, leaves: int) -> str:
+    """A main Sequence of `chunks` SubTrees, each a Sequence of `leaves` Scripts."""
+    body = "".join(f'<Script name="step{i}" code="n{i} := {i}"/>' for i in range(leaves))
+    calls = "".join(f'<SubTree ID="Chunk" name="chunk{c}"/>' for c in range(chunks))
+    return (f'<root BTCPP_format="4" main_tree_to_execute="Main"><BehaviorTree ID="Main"><Sequence name="all">'
+            f'{calls}</Sequence></BehaviorTree><BehaviorTree ID="Chunk"><Sequence>{body}</Sequence>'
+            f'</BehaviorTree></root>')
+
+
+def test_a_500_node_tree(browser):
+    """No node limit: a 521-node tree (Groot2's free edition stops at 20) is drawn whole and
+    its statuses follow a tick; the time to draw and to update is printed."""
+    from monitor_session import node_selector, wait_statuses
+
+    from robot_tasks.bt import BehaviorTreeFactory
+    from robot_tasks.bt.groot2 import Groot2Publisher
+    from robot_tasks.monitor.client import Groot2Client
+
+    tree = BehaviorTreeFactory().create_tree_from_text(big_tree_xml(10, 50))
+    port = free_port_pair()
+    with Groot2Publisher(tree, port), Monitor(f"127.0.0.1:{port}") as monitor:
+        client = Groot2Client("127.0.0.1", port)
+        try:
+            count = len(dict(client.status()[1]))
+            assert count == 1 + 10 * 52
+            started = time.monotonic()
+            browser.navigate(monitor.url)
+            browser.wait_for(f"document.querySelectorAll({section(0) + ' li.node'!r}).length === {count}")
+            drawn = time.monotonic() - started
+            assert tree.tick_once().name == "SUCCESS"
+            started = time.monotonic()
+            expected = dict(client.status()[1])
+            assert wait_statuses(browser, 0, expected) == expected
+            updated = time.monotonic() - started
+        finally:
+            client.close()
+        chunk0 = node_selector(0, 2)
+        browser.click(f"{chunk0} > .row .toggle")   # collapse the first subtree
+        browser.wait_for(f"document.querySelector({chunk0!r}).classList.contains('collapsed')")
+        browser.evaluate("window.scrollTo(0, 0)")
+        shot(browser, "big_tree", full_page=False)
+    print(f"{count} nodes: drawn in {drawn:.2f} s, a tick's statuses shown in {updated:.2f} s")
+    assert updated < 5.0

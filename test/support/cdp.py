@@ -204,8 +204,10 @@ class Browser:
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=box[0], y=box[1], button="left",
                       clickCount=1)
 
-    def screenshot(self, path: str) -> str:
-        data = self.call("Page.captureScreenshot", session=True, format="png", captureBeyondViewport=True)["data"]
+    def screenshot(self, path: str, full_page: bool = True) -> str:
+        """A PNG of the page (whole, or only what the window shows)."""
+        data = self.call("Page.captureScreenshot", session=True, format="png",
+                         captureBeyondViewport=full_page)["data"]
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open(path, "wb") as out:
             out.write(base64.b64decode(data))
