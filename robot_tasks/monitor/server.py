@@ -116,8 +116,13 @@ class MonitorServer:
         return reply(HTTPStatus.OK, (STATIC / name).read_bytes(), content_type)
 
     # ---- WebSocket ----------------------------------------------------------------------------
+    def _count_viewers(self) -> None:
+        for watch in self.watches:
+            watch.viewers = len(self._connections)
+
     async def _handler(self, connection) -> None:
         self._connections.add(connection)
+        self._count_viewers()
         try:
             await connection.send(json.dumps(self._hello()))
             for replay in self.replays:
@@ -136,6 +141,7 @@ class MonitorServer:
                 self.watches[pub].command(op, uid, status)
         finally:
             self._connections.discard(connection)
+            self._count_viewers()
 
     async def serve(self, started=None, stop: asyncio.Future | None = None) -> None:
         """Run until `stop` completes; `started(server)` is called once the port is bound."""

@@ -10,9 +10,12 @@ owns the ZeroMQ sockets (they are not thread-safe) and loops:
 - commands from the page (breakpoint, resume, inject, clear) run between polls;
 - "breakpoint reached" notices from the PUB socket are reported as they arrive.
 
-Polling also keeps the publisher's heartbeat alive: a publisher that hears nothing for
-5 s disables every hook, so a watched breakpoint stays armed and an abandoned one does
-not block the tree forever.
+Polling is also the publisher's heartbeat: a publisher that hears nothing for 5 s
+disables every hook, so that a breakpoint nobody watches does not block the tree
+forever. To keep that promise the watch polls only while a page is open (`viewers`):
+close the last tab and, 5 s later, the tree runs through its breakpoints again. With
+no page open it only tries to reach a publisher it has not reached yet (so the
+terminal says early whether the address is right), one request, then it is quiet.
 
 A publisher that does not answer is reported once as an error, with the address and
 what to check, and retried every second; nothing here raises into the server.
@@ -44,6 +47,7 @@ class PublisherWatch:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"monitor-watch-{index}", daemon=True)
         self.latest: dict[str, dict] = {}   # the last message of each kind, for a page that connects later
+        self.viewers = 0                    # pages open now (set by the server)
 
     @property
     def label(self) -> str:
@@ -75,6 +79,9 @@ class PublisherWatch:
         try:
             while not self._stop.is_set():
                 started = time.monotonic()
+                if self.viewers == 0 and state["connected"] is True and self.commands.empty():
+                    self._stop.wait(0.1)   # nobody watches: no heartbeat (see the docstring)
+                    continue
                 try:
                     self._poll_once(client, state)
                     if state["connected"] is not True:

@@ -146,3 +146,33 @@ def test_a_500_node_tree(browser):
         shot(browser, "big_tree", full_page=False)
     print(f"{count} nodes: drawn in {drawn:.2f} s, a tick's statuses shown in {updated:.2f} s")
     assert updated < 5.0
+
+
+def test_a_breakpoint_nobody_watches_lets_go(browser):
+    """While the page is open the monitor's polling is the publisher's heartbeat, so a
+    breakpoint holds longer than the heartbeat delay; once the last page is closed the
+    monitor goes quiet and the publisher disables its hooks (BT.CPP's rule): the tree
+    goes on by itself."""
+    from groot2_harness.sides import OurSide
+    from live_case import CHECK_UID, tick_is_blocked
+    from monitor_session import node_selector
+
+    heartbeat_s = 1.0
+    port = free_port_pair()
+    side = OurSide(TREE, LEAVES, port, heartbeat_s=heartbeat_s)
+    try:
+        with Monitor(f"127.0.0.1:{port}") as monitor:
+            browser.navigate(monitor.url)
+            browser.click(f"{node_selector(0, CHECK_UID)} > .row button.bp")
+            browser.wait_for(f"document.querySelector({node_selector(0, CHECK_UID)!r})"
+                             ".classList.contains('hook-breakpoint')")
+            assert side.tick("once") == "RUNNING"
+            side.start_tick("once")
+            assert tick_is_blocked(side, 3 * heartbeat_s), "the breakpoint did not hold while watched"
+            browser.navigate("about:blank")             # the last page goes away
+            started = time.monotonic()
+            assert side.finish_tick() == "SUCCESS"
+            released = time.monotonic() - started
+            assert released < heartbeat_s + 2.0, released
+    finally:
+        side.close()
