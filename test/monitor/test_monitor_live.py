@@ -176,3 +176,33 @@ def test_a_breakpoint_nobody_watches_lets_go(browser):
             assert released < heartbeat_s + 2.0, released
     finally:
         side.close()
+
+
+def test_a_new_run_on_the_same_port(browser):
+    """The tree_executor opens a publisher per run on the same port: when one run's publisher
+    goes away the page says so, and the next run's tree (a new tree UUID) replaces it."""
+    from groot2_harness.scenarios import TREE_DETAILS
+    from groot2_harness.sides import OurSide
+
+    port = free_port_pair()
+    first = OurSide(TREE, LEAVES, port)
+    with Monitor(f"127.0.0.1:{port}") as monitor:
+        try:
+            browser.navigate(monitor.url)
+            browser.wait_for(f"document.querySelectorAll({section(0) + ' li.node'!r}).length === 9")
+        finally:
+            first.close()
+        browser.wait_for(f"document.querySelector({section(0) + ' .conn'!r}).classList.contains('error')")
+        second = OurSide(TREE_DETAILS, LEAVES, port)
+        try:
+            count = len(second.tree.nodes)
+            browser.wait_for(f"document.querySelectorAll({section(0) + ' li.node'!r}).length === {count}"
+                             f" && document.querySelector({section(0) + ' .conn'!r}).classList.contains('ok')")
+            assert side_names(browser) >= {"second", "Auto"}
+        finally:
+            second.close()
+
+
+def side_names(browser) -> set:
+    return set(browser.evaluate(f"[...document.querySelectorAll({section(0) + ' li.node > .row > .name'!r})]"
+                                ".map(e => e.textContent)"))
