@@ -17,8 +17,8 @@ controllers' per-step states, checked) and a rosbag2 MCAP bag of the run's topic
 """
 from __future__ import annotations
 
-from robot_tasks.demo.runner import DemoTask
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
+from robot_tasks.tasks.episode import DemoTask
 
 TREE_ID = "BananaBowl"
 PHASES = ("pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat")

@@ -3,7 +3,7 @@
     robot-tasks demo franka_stacking --seed 3 --disturb knock --out runs/
     robot-tasks demo ur10_palletizing --seed 1 --disturb drop
 
-A task is a `DemoTask` (robot_tasks/demo/franka_stacking.py, ur10_palletizing.py): its
+A task is a `DemoTask` (robot_tasks/tasks/episode.py; franka_stacking.py, ur10_palletizing.py): its
 bringup YAML, tree, the nodes whose start is a "phase", the node statuses that mean a
 recovery, its disturbance rule and how the sim's ground truth grades the end.
 
@@ -50,66 +50,11 @@ from robot_tasks.demo.session import (
     run_with_nodes,
     wait_for_server,
 )
+from robot_tasks.tasks.episode import DemoTask
 
 MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
 MAX_TASK_LOG = 400
 TREE_EXECUTOR_LOGGER = "tree_executor"
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
-
-
-@dataclass(frozen=True)
-class DemoTask:
-    """What the runner needs to know about one task's demo.
-
-    name        scene, config/<name>.yaml and the run folder's prefix
-    tree_id     the tree the ExecuteTree goal names
-    phases      MoveToPose/GripperCommand/MoveToJoints node names printed when they start and
-                captured in the montage when they succeed
-    counted     the phase whose success counts one item done ("release": a cube stacked)
-    counted_as  the word for that count in captions ("stacked", "placed")
-    recoveries  {(node name or registration ID, status): what it means}
-    make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log)
-    grade       (final poses, first poses, counted events) -> (items key, rows, all ok, summary
-                text); poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's
-                ground truth; each counted event is a Counted (sim time, every position then)
-    optional (a demonstration-recording task):
-    images      ((phase, file stem), ...): one saved image after each of these phases, and
-                start_image / done_image before the goal and after the end; the montage
-                is then these images in order
-    scene_overrides, payload   options -> sim parameters / the ExecuteTree payload (dicts)
-    trace_robot     namespace whose controller states make trace.npz ("" = none)
-    bounded_phases  phases whose commanded arm steps are reported (max inf-norm step)
-    bag_topics      ((topic, type, max rate), ...) for the MCAP bag; camera_topic joins
-                    them when rendering is on
-    follow      optional: () -> an object fed every node status change, on_change(sim time,
-                change), whose summary() dict is merged into the report (franka_pyramid: each
-                robot's result, how long both arms moved at once, the cubes bumped); if it
-                has them, on_log(line) gets the tree executor's log lines and on_poses(sim
-                time, positions) the ground truth, all from the watcher's one thread
-    """
-
-    name: str
-    tree_id: str
-    phases: tuple[str, ...]
-    counted: str
-    counted_as: str
-    recoveries: dict
-    make_rule: Callable
-    grade: Callable
-    images: tuple = ()
-    start_image: str = ""
-    done_image: str = ""
-    scene_overrides: Callable | None = None
-    payload: Callable | None = None
-    trace_robot: str = ""
-    bounded_phases: tuple = ()
-    bag_topics: tuple = ()
-    camera_topic: tuple | None = None
-    follow: Callable | None = None
-
-    @property
-    def config(self) -> Path:
-        return CONFIG_DIR / f"{self.name}.yaml"
 
 
 PHASE_LEAVES = ("MoveToPose", "GripperCommand", "MoveToJoints")

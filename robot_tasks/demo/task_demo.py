@@ -24,7 +24,8 @@ def run_task_demo(name: str, *, seed: int = 0, disturb: str | None = None, pick_
                   config: Path | None = None, foxglove: bool = False, gui: bool = False, render: bool = True,
                   say: Callable[[str], None] = print, nodes=None) -> int:
     """`nodes`: a running node set to reuse (robot_tasks/demo/node_set.py), episode runner only."""
-    from robot_tasks.demo.runner import DemoOptions, DemoTask, run_demo
+    from robot_tasks.demo.runner import DemoOptions, run_demo
+    from robot_tasks.tasks.episode import DemoTask
 
     spec = task_spec(name)
     if disturb is not None and disturb not in spec.disturbances:

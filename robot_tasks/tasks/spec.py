@@ -11,7 +11,7 @@ a demo runs: a task package stays pure (no ROS, no demo runner imported), as the
     name          the task's one name: the sim scene, config/<name>.yaml, launch/<name>.launch.xml,
                   trees/<name>.xml, `robot-tasks demo <name>` and the run folder's prefix
     tree_id       the BehaviorTree the ExecuteTree goal names
-    demo          "module:attribute" of its demo: a DemoTask (robot_tasks/demo/runner.py) or,
+    demo          "module:attribute" of its demo: a DemoTask (robot_tasks/tasks/episode.py) or,
                   for a task with a runner of its own, that runner's `run(options, say)`
     disturbances  the --disturb modes its demo knows
     objects       the objects it can be asked to pick (--object), first the default

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from robot_tasks.bringup import load_plan
 from robot_tasks.demo.franka_stacking import TREE_ID
-from robot_tasks.demo.runner import CONFIG_DIR
+from robot_tasks.tasks.episode import CONFIG_DIR
 from robot_tasks.testing.harness import HarnessError
 from robot_tasks.testing.netns import VETH, TwoHosts, stop_process
 from robot_tasks.testing.two_host_dds import two_host_environment

@@ -15,8 +15,8 @@ def test_the_five_tasks_are_found():
 
 @pytest.mark.parametrize("spec", tasks(), ids=lambda spec: spec.name)
 def test_every_task_has_its_files_targets_and_demo(spec):
-    from robot_tasks.demo.runner import DemoTask
     from robot_tasks.sim import scene_names
+    from robot_tasks.tasks.episode import DemoTask
 
     tree = ElementTree.parse(REPO / "trees" / f"{spec.name}.xml").getroot()
     assert tree.get("main_tree_to_execute") == spec.tree_id
