@@ -11,6 +11,8 @@ a demo runs: a task package stays pure (no ROS, no demo runner imported), as the
     name          the task's one name: the sim scene, config/<name>.yaml, launch/<name>.launch.xml,
                   trees/<name>.xml, `robot-tasks demo <name>` and the run folder's prefix
     tree_id       the BehaviorTree the ExecuteTree goal names
+    leaves        "module:function" registering its BT leaves on a factory ("" when its tree
+                  uses only shared and ROS leaves); robot_tasks.tasks.register_nodes calls it
     demo          "module:attribute" of its demo: a DemoTask (robot_tasks/tasks/episode.py) or,
                   for a task with a runner of its own, that runner's `run(options, say)`
     disturbances  the --disturb modes its demo knows
@@ -30,6 +32,7 @@ class TaskSpec:
     name: str
     tree_id: str
     demo: str
+    leaves: str = ""
     disturbances: tuple[str, ...] = ()
     objects: tuple[str, ...] = ()
     items: str | None = None
@@ -46,7 +49,12 @@ class TaskSpec:
 
     def load_demo(self):
         """The object `demo` names (imported now, not when the spec is read)."""
-        module, _, attribute = self.demo.partition(":")
+        return self.load(self.demo)
+
+    @staticmethod
+    def load(path: str):
+        """The object a "module:attribute" path names."""
+        module, _, attribute = path.partition(":")
         return getattr(importlib.import_module(module), attribute)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import pkgutil
 from dataclasses import dataclass
 from typing import Callable
 
@@ -29,8 +30,6 @@ class SceneSpec:
 
 
 SCENES: dict[str, SceneSpec] = {}
-_MODULES = ("franka_stacking", "banana_bowl", "franka_pyramid", "ur10_palletizing",
-            "franka_press")
 
 
 def register_scene(name: str, description: str, min_physics_rate: float = 0.0):
@@ -44,8 +43,10 @@ def register_scene(name: str, description: str, min_physics_rate: float = 0.0):
 
 
 def _load_all() -> None:
-    for module in _MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+    """Import every module of this package: each scene module registers its builders, so a
+    new scene is found by adding its file."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
 
 
 def scene_names() -> list[str]:

@@ -6,6 +6,7 @@ TASK = TaskSpec(
     name="banana_bowl",
     tree_id="BananaBowl",
     demo="robot_tasks.demo.banana_bowl:BANANA_BOWL",
+    leaves="robot_tasks.tasks.banana_bowl:register_banana_bowl_nodes",
     objects=("banana", "lemon"),
     targets=targets(none=95.0),
 )

@@ -6,6 +6,7 @@ TASK = TaskSpec(
     name="ur10_palletizing",
     tree_id="Ur10Palletizing",
     demo="robot_tasks.demo.ur10_palletizing:PALLETIZING",
+    leaves="robot_tasks.tasks.palletizing:register_palletizing_nodes",
     disturbances=("drop", "slot", "tilt"),
     items="bins",
     targets=targets(none=95.0, drop=95.0, slot=95.0, tilt=95.0, items=99.0),

@@ -6,6 +6,7 @@ TASK = TaskSpec(
     name="franka_pyramid",
     tree_id="FrankaPyramid",
     demo="robot_tasks.demo.franka_pyramid:PYRAMID",
+    leaves="robot_tasks.tasks.pyramid:register_pyramid_nodes",
     disturbances=("drag", "drop"),
     items="stacks",
     targets=targets(none=95.0, drag=90.0, drop=90.0),

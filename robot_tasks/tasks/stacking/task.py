@@ -7,6 +7,7 @@ TASK = TaskSpec(
     name="franka_stacking",
     tree_id="FrankaStacking",
     demo="robot_tasks.demo.franka_stacking:STACKING",
+    leaves="robot_tasks.tasks.stacking:register_stacking_nodes",
     disturbances=("drag", "drop", "knock"),
     items="cubes",
     targets=targets(none=100.0, drag=100.0, drop=95.0, knock=95.0),
