@@ -150,6 +150,23 @@ class Groot2Client:
         data = json.loads(reply.payload[0]) if reply.payload and reply.payload[0] else []
         return data if isinstance(data, list) else []
 
+    def start_recording(self) -> int:
+        """Start (or restart) the publisher's transition recording; its start, wall-clock µs."""
+        reply = self.ask("r", "start")
+        try:
+            return int(reply.payload[0]) if reply.payload else 0
+        except ValueError:
+            return 0
+
+    def stop_recording(self) -> None:
+        self.ask("r", "stop")
+
+    def transitions(self) -> list[tuple[int, int, int]]:
+        """The transitions recorded since the last call: (µs since the start, uid, status);
+        the publisher hands each one out once (a second client would get the rest)."""
+        reply = self.ask("t")
+        return P.unpack_transitions(reply.payload[0]) if reply.payload else []
+
     def next_notice(self, timeout_ms: int = 0) -> int | None:
         """The uid of the next "breakpoint reached" notice on the PUB socket, or None."""
         if not self.sub.poll(timeout_ms):

@@ -3,7 +3,8 @@
 The browser loads `/` (index.html, monitor.js, monitor.css from `static/`, nothing
 from the network) and opens a WebSocket on `/ws`. Over it the server pushes JSON
 messages (`hello`, then per publisher `tree`, `status`, `blackboard`, `hooks`,
-`breakpoint`, `connection`; for a `.btlog` one `btlog` message) and receives the
+`breakpoint`, `connection`, `recording` then `transitions`; for a `.btlog` one `btlog`
+message) and receives the
 page's commands: `{"op": "breakpoint" | "resume" | "inject" | "clear", "pub": 0,
 "uid": 7, "status": "SUCCESS"}`.
 
@@ -132,6 +133,9 @@ class MonitorServer:
                     message = watch.latest.get(kind)
                     if message is not None:
                         await connection.send(json.dumps(message))
+                recording = watch.recording_message()
+                if recording is not None:
+                    await connection.send(json.dumps(recording))
             async for text in connection:
                 try:
                     pub, op, uid, status = parse_command(text, len(self.watches))

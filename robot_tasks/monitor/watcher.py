@@ -7,6 +7,10 @@ owns the ZeroMQ sockets (they are not thread-safe) and loops:
 - every `status_period` (100 ms) -> STATUS, reported only when the bytes changed;
 - every `blackboard_period` (0.5 s) -> BLACKBOARD for the main tree and each subtree,
   reported only when the values changed;
+- recording: on each new tree it asks the publisher to record transitions (the "r"
+  request) and collects them every poll ("t"), so the page can scrub back through every
+  change, also those that came and went between two STATUS polls. The publisher hands
+  each transition out once: a Groot2 recording at the same time gets only what is left;
 - commands from the page (breakpoint, resume, inject, clear) run between polls;
 - "breakpoint reached" notices from the PUB socket are reported as they arrive.
 
@@ -26,6 +30,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import deque
 from typing import Callable
 
 from .client import Groot2Client, PublisherRefused, PublisherUnreachable
@@ -33,6 +38,7 @@ from .tree_model import TreeXmlError, parse_fulltree
 from .values import jsonable
 
 BREAKPOINT, REPLACE = 0, 1
+MAX_RECORDED = 20_000   # transitions kept for a page that opens later (the newest)
 RESULTS = ("SUCCESS", "FAILURE")
 
 
@@ -48,6 +54,8 @@ class PublisherWatch:
         self._thread = threading.Thread(target=self._run, name=f"monitor-watch-{index}", daemon=True)
         self.latest: dict[str, dict] = {}   # the last message of each kind, for a page that connects later
         self.viewers = 0                    # pages open now (set by the server)
+        self._recording_lock = threading.Lock()
+        self._recording: dict | None = None   # {"start_us", "base", "transitions": deque}
 
     @property
     def label(self) -> str:
@@ -64,6 +72,36 @@ class PublisherWatch:
     def command(self, op: str, uid: int, status: str | None = None) -> None:
         """Queue a page command; it runs in the watch thread between polls."""
         self.commands.put((op, int(uid), status))
+
+    def recording_message(self) -> dict | None:
+        """Everything recorded for the current tree, as one message (for a page that opens now)."""
+        with self._recording_lock:
+            if self._recording is None:
+                return None
+            return {"type": "recording", "pub": self.index, "start_us": self._recording["start_us"],
+                    "base": self._recording["base"], "transitions": list(self._recording["transitions"])}
+
+    def _start_recording(self, client: Groot2Client) -> None:
+        try:
+            start_us = client.start_recording()
+        except PublisherRefused:   # a publisher without recording: no live timeline
+            with self._recording_lock:
+                self._recording = None
+            return
+        _, base = client.status()   # after the start: a change in between is seen twice, not lost
+        with self._recording_lock:
+            self._recording = {"start_us": start_us, "base": [[uid, status] for uid, status in base],
+                               "transitions": deque(maxlen=MAX_RECORDED)}
+        self.report(self.recording_message())
+
+    def _collect_transitions(self, client: Groot2Client) -> None:
+        if self._recording is None:
+            return
+        records = [[usec, uid, status] for usec, uid, status in client.transitions()]
+        if records:
+            with self._recording_lock:
+                self._recording["transitions"].extend(records)
+            self._emit("transitions", transitions=records)
 
     # ---- the loop --------------------------------------------------------------------------
     def _emit(self, kind: str, **fields) -> None:
@@ -97,6 +135,11 @@ class PublisherWatch:
                 left = self.status_period - (time.monotonic() - started)
                 self._wait(client, max(left, 0.0))
         finally:
+            if self._recording is not None and state["connected"]:
+                try:
+                    client.stop_recording()   # leave the publisher as we found it
+                except (PublisherUnreachable, PublisherRefused):
+                    pass
             client.close()
 
     def _explain(self, exc: Exception) -> str:
@@ -130,6 +173,9 @@ class PublisherWatch:
             state.update(uuid=uuid, status=None, boards=None, board_names=tree["boards"], next_bb=0.0)
             self._emit("tree", tree=tree)
             self._emit("hooks", hooks=client.hooks())
+            self._start_recording(client)
+        else:
+            self._collect_transitions(client)
         if statuses != state["status"]:
             state["status"] = statuses
             self._emit("status", statuses=[[uid, status] for uid, status in statuses])

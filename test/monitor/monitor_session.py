@@ -112,6 +112,24 @@ def board_value(browser, pub: int, board: str, key: str):
     return None if text is None else json.loads(text)
 
 
+def replayed(base: dict[int, int], transitions, upto: int) -> dict[int, int]:
+    """The statuses after the first `upto` (usec, uid, status) transitions, as STATUS would
+    show them: a node back to IDLE is 10 + the status it left."""
+    statuses = dict(base)
+    for _, uid, status in transitions[:upto]:
+        before = statuses.get(uid, 0)
+        statuses[uid] = 10 + before if status == 0 and 0 < before < 10 else status
+    return statuses
+
+
+def scrub(browser, pub: int, position: int) -> None:
+    """Move the timeline slider of `pub` to `position`, as a drag would (an input event)."""
+    browser.evaluate(f"""(() => {{ const s = document.querySelector({json.dumps(section(pub) + ' input.scrub')});
+        s.value = {position}; s.dispatchEvent(new Event('input')); }})()""")
+
+
 def shot(browser, name: str, full_page: bool = True) -> Path:
+    """Save a PNG in /tmp/monitor_shots, after the page's colour fades (0.4 s) have ended."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.evaluate("new Promise(done => setTimeout(done, 600))")
     return Path(browser.screenshot(str(SHOTS / f"{name}.png"), full_page))

@@ -5,7 +5,6 @@ The page must list every node of the file's tree and, at each slider position k,
 every node's status after the first k transitions (a node back to IDLE as "IDLE after
 its last status", 10 + s, as a live publisher reports it).
 """
-import json
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cdp import Browser  # noqa: E402
 from live_case import LEAVES, TREE  # noqa: E402
-from monitor_session import Monitor, page_nodes, page_statuses, section, shot  # noqa: E402
+from monitor_session import Monitor, page_nodes, page_statuses, replayed, scrub, section, shot  # noqa: E402
 
 from robot_tasks.bt.loggers import FileLogger2, read_btlog  # noqa: E402
 from robot_tasks.monitor.tree_model import all_uids, parse_fulltree  # noqa: E402
@@ -33,14 +32,6 @@ def write_btlog(path: Path) -> None:
     logger = FileLogger2(tree, path)
     assert [engine.tick(tree, "once") for _ in range(3)] == ["RUNNING", "SUCCESS", "RUNNING"]
     logger.close()
-
-
-def replayed(uids, transitions, upto):
-    statuses = dict.fromkeys(uids, 0)
-    for _, uid, status in transitions[:upto]:
-        before = statuses[uid]
-        statuses[uid] = 10 + before if status == 0 and 0 < before < 10 else status
-    return statuses
 
 
 def test_btlog_timeline(tmp_path):
@@ -61,9 +52,8 @@ def test_btlog_timeline(tmp_path):
         slider = f"{section(0)} input.scrub"
         assert browser.evaluate(f"Number(document.querySelector({slider!r}).max)") == len(transitions)
         for upto in sorted({0, 1, 5, len(transitions) // 2, len(transitions) - 1, len(transitions)}):
-            browser.evaluate(f"""(() => {{ const s = document.querySelector({json.dumps(slider)});
-                s.value = {upto}; s.dispatchEvent(new Event('input')); }})()""")
-            assert page_statuses(browser, 0) == replayed(uids, transitions, upto), upto
+            scrub(browser, 0, upto)
+            assert page_statuses(browser, 0) == replayed(dict.fromkeys(uids, 0), transitions, upto), upto
             if upto == len(transitions) // 2:
                 shot(browser, "btlog_middle")
         shot(browser, "btlog_end")

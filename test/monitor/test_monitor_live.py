@@ -206,3 +206,45 @@ def test_a_new_run_on_the_same_port(browser):
 def side_names(browser) -> set:
     return set(browser.evaluate(f"[...document.querySelectorAll({section(0) + ' li.node > .row > .name'!r})]"
                                 ".map(e => e.textContent)"))
+
+
+def test_live_timeline(browser, tmp_path):
+    """The monitor records a live publisher's transitions (Groot2's "r"/"t" requests); the
+    page's slider scrubs back through them. A FileLogger2 on the same tree, started before,
+    sees the same transitions: at every slider position the page must show what that
+    .btlog replays to; the "live" button returns to the publisher's own STATUS."""
+    from groot2_harness.sides import OurSide
+    from monitor_session import page_statuses, replayed, scrub, wait_statuses
+
+    from robot_tasks.bt.loggers import FileLogger2, read_btlog
+    from robot_tasks.monitor.client import Groot2Client
+
+    port = free_port_pair()
+    side = OurSide(TREE, LEAVES, port)
+    logger = FileLogger2(side.tree, tmp_path / "same.btlog")
+    client = Groot2Client("127.0.0.1", port)
+    try:
+        with Monitor(f"127.0.0.1:{port}") as monitor:
+            browser.navigate(monitor.url)
+            browser.wait_for(f"document.querySelector({section(0)!r}).dataset.recorded === '0'")
+            assert [side.tick("once") for _ in range(3)] == ["RUNNING", "SUCCESS", "RUNNING"]
+            logger.close()
+            _, _, transitions = read_btlog(tmp_path / "same.btlog")
+            browser.wait_for(f"document.querySelector({section(0)!r}).dataset.recorded === '{len(transitions)}'")
+            base = {uid: 0 for uid in page_statuses(browser, 0)}
+            for upto in sorted({0, 3, len(transitions) // 2, len(transitions) - 1}):
+                scrub(browser, 0, upto)
+                assert browser.evaluate(f"document.querySelector({section(0)!r}).dataset.scrubbing") == "yes"
+                assert page_statuses(browser, 0) == replayed(base, transitions, upto), upto
+                if upto == len(transitions) // 2:
+                    shot(browser, "live_timeline_scrubbed")
+            assert side.tick("once") == "SUCCESS"       # recorded while scrubbing; the view stays put
+            assert page_statuses(browser, 0) == replayed(base, transitions, len(transitions) - 1)
+            browser.click(f"{section(0)} .timeline button.to-live")
+            expected = dict(client.status()[1])
+            assert wait_statuses(browser, 0, expected) == expected
+            assert browser.evaluate(f"document.querySelector({section(0)!r}).dataset.scrubbing") == "no"
+    finally:
+        client.close()
+        logger.close()
+        side.close()

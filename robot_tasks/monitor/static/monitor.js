@@ -36,8 +36,8 @@ function addPublisher(info) {
   const board = el("div", "blackboard");
   section.append(conn, paused, timeline, tree, board);
   main.append(section);
-  pubs.set(info.pub, {section, live: info.live, conn, paused, timeline, tree, board,
-                      nodes: new Map(), statuses: new Map()});
+  pubs.set(info.pub, {section, isLive: info.live, conn, paused, timeline, tree, board,
+                      nodes: new Map(), statuses: new Map(), live: new Map(), rec: null, scrubbing: false});
 }
 
 // ---- the tree --------------------------------------------------------------------------------
@@ -45,6 +45,10 @@ function renderTree(pub, tree) {
   const p = pubs.get(pub);
   p.nodes = new Map();
   p.statuses = new Map();
+  p.live = new Map();
+  p.rec = null;
+  p.scrubbing = false;
+  p.timeline.replaceChildren();
   p.tree.replaceChildren(renderNode(p, pub, tree.root));
   p.section.dataset.nodeCount = tree.node_count;
 }
@@ -68,7 +72,7 @@ function renderNode(p, pub, item) {
     span.title = ports;
     row.append(span);
   }
-  if (p.live) row.append(actions(pub, item.uid));
+  if (p.isLive) row.append(actions(pub, item.uid));
   li.append(row);
   p.nodes.set(item.uid, li);
   if (item.children.length) {
@@ -143,35 +147,73 @@ function renderHooks(p, hooks) {
   }
 }
 
-// ---- replay: the timeline slider -------------------------------------------------------------
-function renderReplay(message) {
-  const p = pubs.get(message.pub);
-  renderTree(message.pub, message.tree);
+// ---- timelines: a .btlog, or what a live publisher recorded ---------------------------------
+const MAX_RECORDED = 20000;
+
+// The statuses after the first `upto` transitions, from `base` (a Map uid -> status byte).
+// A node back to IDLE is drawn as "IDLE after its last status" (10 + s), as STATUS does.
+function replayed(base, transitions, upto) {
+  const statuses = new Map(base);
+  for (let i = 0; i < upto; i++) {
+    const [, uid, status] = transitions[i];
+    const before = statuses.get(uid) || 0;
+    statuses.set(uid, status === 0 && before > 0 && before < 10 ? 10 + before : status);
+  }
+  return statuses;
+}
+
+function showAll(p, statuses) {
+  for (const [uid, status] of statuses) setStatus(p, uid, status);
+}
+
+// A slider over p.rec.transitions; at its right end a live publisher shows live statuses.
+function buildTimeline(p, live) {
   const slider = el("input");
   slider.type = "range";
   slider.min = 0;
-  slider.max = message.transitions.length;
-  slider.value = 0;
   slider.className = "scrub";
   const label = el("span", "when");
+  const parts = [slider, label];
+  if (live) {
+    const back = el("button", "to-live", "live");
+    back.title = "follow the tree again";
+    back.addEventListener("click", () => { slider.value = slider.max; show(); });
+    parts.push(back);
+  }
   const show = () => {
     const upTo = Number(slider.value);
-    const statuses = new Map();
-    for (const uid of p.nodes.keys()) statuses.set(uid, 0);
-    for (let i = 0; i < upTo; i++) {
-      const [, uid, status] = message.transitions[i];
-      const before = statuses.get(uid) || 0;
-      // a node back to IDLE is drawn as "just finished" with the status it left
-      statuses.set(uid, status === 0 && before > 0 && before < 10 ? 10 + before : status);
-    }
-    for (const [uid, status] of statuses) setStatus(p, uid, status);
-    const usec = upTo ? message.transitions[upTo - 1][0] : 0;
-    label.textContent = `${upTo} / ${message.transitions.length} transitions, t = ${(usec / 1e6).toFixed(3)} s`;
+    const total = p.rec.transitions.length;
+    p.scrubbing = live && upTo < total;
     p.section.dataset.position = String(upTo);
+    p.section.dataset.scrubbing = p.scrubbing ? "yes" : "no";
+    if (live && !p.scrubbing) showAll(p, p.live);
+    else showAll(p, replayed(p.rec.base, p.rec.transitions, upTo));
+    const usec = upTo ? p.rec.transitions[upTo - 1][0] : 0;
+    label.textContent = `${upTo} / ${total} transitions, t = ${(usec / 1e6).toFixed(3)} s` +
+      (live ? (p.scrubbing ? " (replaying)" : " (live)") : "");
   };
   slider.addEventListener("input", show);
-  p.timeline.replaceChildren(slider, label);
-  show();
+  p.timeline.replaceChildren(...parts);
+  p.slider = slider;
+  p.showTimeline = show;
+}
+
+function setTimelineLength(p) {
+  const atEnd = !p.scrubbing;
+  p.slider.max = p.rec.transitions.length;
+  if (atEnd) p.slider.value = p.slider.max;
+  p.section.dataset.recorded = String(p.rec.transitions.length);
+  p.showTimeline();
+}
+
+function renderReplay(message) {
+  const p = pubs.get(message.pub);
+  renderTree(message.pub, message.tree);
+  p.rec = {base: new Map([...p.nodes.keys()].map(uid => [uid, 0])), transitions: message.transitions};
+  buildTimeline(p, false);
+  p.slider.max = message.transitions.length;
+  p.slider.value = 0;
+  p.showTimeline();
 }
 
 // ---- the socket ------------------------------------------------------------------------------
@@ -182,7 +224,29 @@ function send(command) {
 const handlers = {
   hello(m) { main.replaceChildren(); pubs.clear(); for (const info of m.publishers) addPublisher(info); },
   tree(m) { renderTree(m.pub, m.tree); },
-  status(m) { const p = pubs.get(m.pub); for (const [uid, s] of m.statuses) setStatus(p, uid, s); },
+  status(m) {
+    const p = pubs.get(m.pub);
+    for (const [uid, s] of m.statuses) p.live.set(uid, s);
+    if (!p.scrubbing) for (const [uid, s] of m.statuses) setStatus(p, uid, s);
+  },
+  recording(m) {
+    const p = pubs.get(m.pub);
+    p.rec = {base: new Map(m.base), transitions: m.transitions.slice(-MAX_RECORDED)};
+    p.scrubbing = false;
+    buildTimeline(p, true);
+    setTimelineLength(p);
+  },
+  transitions(m) {
+    const p = pubs.get(m.pub);
+    if (!p.rec) return;
+    p.rec.transitions.push(...m.transitions);
+    if (p.rec.transitions.length > MAX_RECORDED) {   // keep the newest: fold the oldest into the base
+      const drop = p.rec.transitions.length - MAX_RECORDED;
+      p.rec.base = replayed(p.rec.base, p.rec.transitions, drop);
+      p.rec.transitions = p.rec.transitions.slice(drop);
+    }
+    setTimelineLength(p);
+  },
   blackboard(m) { renderBoards(pubs.get(m.pub), m.boards); },
   hooks(m) {
     const p = pubs.get(m.pub);
