@@ -45,6 +45,7 @@ from robot_tasks.demo.session import (
     run_stamp,
     run_with_nodes,
     wait_for_server,
+    watch_line,
 )
 
 TREE_ID = "FrankaPress"
@@ -283,6 +284,9 @@ def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print
     report = {"scene": "franka_press", "tree": TREE_ID, "real_time_factor": options.rtf,
               "ros_domain_id": run.domain, "success": False}
     say(f"demo: run folder {run_dir}")
+    watch = watch_line(run.plan)
+    if watch:
+        say(watch)
     wall_start = time.monotonic()
     result = run_with_nodes(run, report, lambda status_log: PressWatcher(record, status_log),
                             lambda watcher, supervisor: _execute(watcher, supervisor, record, options, say,

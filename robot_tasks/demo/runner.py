@@ -49,6 +49,7 @@ from robot_tasks.demo.session import (
     run_stamp,
     run_with_nodes,
     wait_for_server,
+    watch_line,
 )
 from robot_tasks.tasks.episode import DemoTask
 
@@ -274,6 +275,9 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
     report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain if run else None, "success": False}
     say(f"demo: run folder {run_dir}")
+    watch = watch_line((run or nodes.run).plan)
+    if watch:
+        say(watch)
     if options.foxglove:
         say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
     if options.pick_object:
@@ -313,6 +317,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
     report.update(btlog_entry(run_dir))
     report.update(recording_entry(run_dir))
     write_report(run_dir / "report.json", report)
+    if "btlog" in report:
+        say(f"demo: the run's tree, step by step in a browser: robot-tasks monitor --btlog {run_dir / report['btlog']}")
     say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - {summary}"
         f"; wall {report['wall_time_s']} s, sim {report.get('sim_time_s', '?')} s; see {run_dir}/report.json")
     return 0 if report["success"] else 1

@@ -66,6 +66,16 @@ def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict, foxg
     return DemoRun(plan, folder, params, domain, settings)
 
 
+def watch_line(plan) -> str | None:
+    """How to watch the run's tree live (the tree executor's Groot2 port), None when it serves none."""
+    from robot_tasks.bt.groot2 import DEFAULT_PORT
+    from robot_tasks.runtime.monitors import watch_hint
+
+    params = plan.parameters("tree_executor")
+    port = int(params.get("groot2_port", DEFAULT_PORT))
+    return f"demo: {watch_hint(params.get('groot2_address', '127.0.0.1'), port)}" if port else None
+
+
 def btlog_entry(folder: Path) -> dict:
     """{"btlog": file name} of the run's .btlog (open it in Groot2's Log Replay), or {}."""
     logs = sorted(p.name for p in Path(folder).glob("*.btlog"))

@@ -56,6 +56,13 @@ def groot2_monitor(port: int, address: str = "127.0.0.1",
     return open_publisher
 
 
+def watch_hint(address: str, port: int) -> str:
+    """How a user watches a tree served on Groot2 port `address:port`: Groot2 itself, or the
+    browser monitor (`robot-tasks monitor`, robot_tasks/monitor), which prints its page's URL."""
+    return (f"Groot2: connect to {address}:{port} while a tree runs; in a browser: "
+            f"robot-tasks monitor {address}:{port}")
+
+
 def btlog_monitor(folder: str | Path, on_problem: Callable[[str], None] = print) -> Monitor:
     """A FileLogger2 writing `<folder>/<tree_id>_<UTC time>.btlog` for each run."""
     folder = Path(folder)

@@ -54,6 +54,9 @@ def test_demo_stacks_all_four_cubes(disturb, tmp_path):
     from robot_tasks.bt.loggers import read_btlog
     tree_xml, _, transitions = read_btlog(runs[0] / report["btlog"])
     assert 'ID="FrankaStacking"' in tree_xml and len(transitions) > 100
+    # how to watch it: live (the executor's Groot2 port) and afterwards, from the .btlog
+    assert "robot-tasks monitor 127.0.0.1:1667" in done.stdout
+    assert f"robot-tasks monitor --btlog {runs[0] / report['btlog']}" in done.stdout
     assert "release IDLE -> RUNNING" in (runs[0] / "tree_status.log").read_text()
     # every trajectory the arm server sent, from the run's bag: within the Panda's limits
     check_sent_trajectories(runs[0])

@@ -11,6 +11,6 @@ transitions), `blackboard_dump.py` (BLACKBOARD), `hooks.py` (breakpoints),
 publisher is created, so importing this package needs neither.
 """
 from .ports import free_port_pair
-from .publisher import Groot2Error, Groot2Publisher
+from .publisher import DEFAULT_PORT, Groot2Error, Groot2Publisher
 
-__all__ = ["Groot2Error", "Groot2Publisher", "free_port_pair"]
+__all__ = ["DEFAULT_PORT", "Groot2Error", "Groot2Publisher", "free_port_pair"]

@@ -39,6 +39,8 @@ class Groot2Error(BehaviorTreeError):
     """The publisher could not start (port in use, pyzmq missing ...)."""
 
 
+DEFAULT_PORT = 1667   # Groot2's own default for the REP port (PUB on the next one)
+
 _used_ports: set[int] = set()
 _used_ports_lock = threading.Lock()
 
@@ -46,7 +48,7 @@ _used_ports_lock = threading.Lock()
 class Groot2Publisher:
     """Serve a tree to Groot2 over ZMQ: REP on `server_port`, PUB on `server_port + 1`."""
 
-    def __init__(self, tree, server_port: int = 1667, bind_address: str = "127.0.0.1",
+    def __init__(self, tree, server_port: int = DEFAULT_PORT, bind_address: str = "127.0.0.1",
                  max_heartbeat_delay: float = 5.0):
         try:
             import zmq

@@ -28,12 +28,13 @@ from __future__ import annotations
 from rclpy.node import Node
 
 from robot_tasks.bt import BehaviorTreeFactory
+from robot_tasks.bt.groot2 import DEFAULT_PORT as GROOT2_DEFAULT_PORT
 from robot_tasks.nodes.tree_executor.server import ExecuteTreeServer
 from robot_tasks.ros.leaves import register_ros_nodes
 from robot_tasks.ros.log_bridge import forward_python_logging
 from robot_tasks.ros.parameters import declare
 from robot_tasks.runtime.catalog import TreeCatalog, default_tree_dirs
-from robot_tasks.runtime.monitors import RunMonitors, btlog_monitor, groot2_monitor, recording_monitor
+from robot_tasks.runtime.monitors import RunMonitors, btlog_monitor, groot2_monitor, recording_monitor, watch_hint
 from robot_tasks.runtime.plugins import load_plugins
 
 
@@ -53,7 +54,7 @@ class TreeExecutorNode(Node):
         feedback_rate = declare(self, "feedback_rate", 10.0, "Hz limit of ExecuteTree feedback",
                                 minimum=0.0, open_minimum=True)
 
-        groot2_port = declare(self, "groot2_port", 1667, "Groot2 ZMQ port (PUB on +1); 0 = off",
+        groot2_port = declare(self, "groot2_port", GROOT2_DEFAULT_PORT, "Groot2 ZMQ port (PUB on +1); 0 = off",
                               minimum=0, maximum=65534)
         groot2_address = declare(self, "groot2_address", "127.0.0.1", "address the Groot2 sockets bind",
                                  allow_empty=False)
@@ -63,7 +64,7 @@ class TreeExecutorNode(Node):
         monitors = []
         if groot2_port:
             monitors.append(groot2_monitor(groot2_port, groot2_address, self.get_logger().warning))
-            self.get_logger().info(f"Groot2: connect to {groot2_address}:{groot2_port} while a tree runs")
+            self.get_logger().info(watch_hint(groot2_address, groot2_port))
         if btlog_dir:
             monitors.append(btlog_monitor(btlog_dir, self.get_logger().warning))
         if record_dir:
