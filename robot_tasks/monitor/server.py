@@ -5,7 +5,7 @@ from the network) and opens a WebSocket on `/ws`. Over it the server pushes JSON
 messages (`hello`, then per publisher `tree`, `status`, `blackboard`, `hooks`,
 `breakpoint`, `connection`, `recording` then `transitions`; for a `.btlog` one `btlog`
 message) and receives the
-page's commands: `{"op": "breakpoint" | "resume" | "inject" | "clear", "pub": 0,
+page's commands: `{"op": "breakpoint" | "resume" | "step" | "inject" | "clear", "pub": 0,
 "uid": 7, "status": "SUCCESS"}`.
 
 Security, because a local web server is reachable by every page the user opens:
@@ -28,7 +28,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 FILES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/monitor.js": ("monitor.js", "text/javascript; charset=utf-8"),
          "/monitor.css": ("monitor.css", "text/css; charset=utf-8")}
-OPS = {"breakpoint", "resume", "inject", "clear"}
+OPS = {"breakpoint", "resume", "step", "inject", "clear"}
 RESULTS = {"SUCCESS", "FAILURE"}
 MAX_MESSAGE = 4096   # a page command is a few dozen bytes
 

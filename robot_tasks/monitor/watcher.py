@@ -11,7 +11,11 @@ owns the ZeroMQ sockets (they are not thread-safe) and loops:
   request) and collects them every poll ("t"), so the page can scrub back through every
   change, also those that came and went between two STATUS polls. The publisher hands
   each transition out once: a Groot2 recording at the same time gets only what is left;
-- commands from the page (breakpoint, resume, inject, clear) run between polls;
+- commands from the page (breakpoint, resume, step, inject, clear) run between polls;
+  a *step* lets the paused node tick and pauses at whichever node ticks next: it puts a
+  one-shot breakpoint on every node that has no hook of its own, releases the paused
+  node, and when the next "breakpoint reached" arrives it removes the one-shots that did
+  not fire (the tree is paused then, so none of them can fire meanwhile);
 - "breakpoint reached" notices from the PUB socket are reported as they arrive.
 
 Polling is also the publisher's heartbeat: a publisher that hears nothing for 5 s
@@ -27,6 +31,7 @@ what to check, and retried every second; nothing here raises into the server.
 """
 from __future__ import annotations
 
+import json
 import queue
 import threading
 import time
@@ -34,7 +39,7 @@ from collections import deque
 from typing import Callable
 
 from .client import Groot2Client, PublisherRefused, PublisherUnreachable
-from .tree_model import TreeXmlError, parse_fulltree
+from .tree_model import TreeXmlError, all_uids, parse_fulltree
 from .values import jsonable
 
 BREAKPOINT, REPLACE = 0, 1
@@ -56,6 +61,8 @@ class PublisherWatch:
         self.viewers = 0                    # pages open now (set by the server)
         self._recording_lock = threading.Lock()
         self._recording: dict | None = None   # {"start_us", "base", "transitions": deque}
+        self._uids: list[int] = []             # the current tree's nodes
+        self._stepping: set[int] = set()       # one-shot breakpoints a step put in
 
     @property
     def label(self) -> str:
@@ -154,6 +161,8 @@ class PublisherWatch:
         while not self._stop.is_set():
             uid = client.next_notice(0)
             if uid is not None:
+                if self._stepping:
+                    self._end_step(client, uid)
                 self._emit("breakpoint", uid=uid)
                 continue
             if not self.commands.empty():
@@ -171,6 +180,7 @@ class PublisherWatch:
             uuid, xml = client.fulltree()
             tree = parse_fulltree(xml)
             state.update(uuid=uuid, status=None, boards=None, board_names=tree["boards"], next_bb=0.0)
+            self._uids, self._stepping = all_uids(tree), set()
             self._emit("tree", tree=tree)
             self._emit("hooks", hooks=client.hooks())
             self._start_recording(client)
@@ -187,12 +197,34 @@ class PublisherWatch:
                 state["boards"] = boards
                 self._emit("blackboard", boards=boards)
 
+    def _step(self, client: Groot2Client, uid: int) -> None:
+        hooked = {hook.get("uid") for hook in client.hooks()}
+        one_shots = [u for u in self._uids if u not in hooked and u != uid]
+        if one_shots:   # one HOOK_INSERT with a JSON array (both publishers take a list)
+            client.ask("I", json.dumps([{"enabled": True, "uid": u, "mode": BREAKPOINT, "once": True,
+                                         "desired_status": "IDLE", "position": 0} for u in one_shots]))
+        self._stepping = set(one_shots)
+        if uid in hooked:
+            client.unlock(uid, "IDLE")
+
+    def _end_step(self, client: Groot2Client, reached: int) -> None:
+        """The step arrived at `reached`: its one-shot stays (it goes when released), the rest go."""
+        left, self._stepping = self._stepping - {reached}, set()
+        try:
+            for uid in left:
+                client.remove_hook(uid)
+        except (PublisherUnreachable, PublisherRefused) as exc:
+            self._emit("command", ok=False, op="step", uid=reached, message=f"step: {exc}")
+        self._emit("hooks", hooks=client.hooks())
+
     def _run_command(self, client: Groot2Client, op: str, uid: int, status: str | None) -> None:
         try:
             if op == "breakpoint":
                 client.insert_hook(uid, BREAKPOINT, "IDLE")
             elif op == "inject" and status in RESULTS:
                 client.insert_hook(uid, REPLACE, status)
+            elif op == "step":
+                self._step(client, uid)
             elif op == "resume":
                 # IDLE: "tick the node as usual" (BT.CPP and ours map any non-result to SKIPPED)
                 client.unlock(uid, "IDLE")

@@ -248,3 +248,39 @@ def test_live_timeline(browser, tmp_path):
         client.close()
         logger.close()
         side.close()
+
+
+def test_step(browser):
+    """⇥ at a breakpoint lets that node tick and pauses at the next node that ticks, in tick
+    order (into the subtree and out); ▶ then finishes the tick, and no one-shot hook is left."""
+    from groot2_harness.sides import OurSide
+    from live_case import tick_is_blocked
+    from monitor_session import node_selector
+
+    from robot_tasks.monitor.client import Groot2Client
+
+    paused_at = f"document.querySelector({section(0) + ' .paused-at'!r}).dataset.uid"
+    port = free_port_pair()
+    side = OurSide(TREE, LEAVES, port)
+    client = Groot2Client("127.0.0.1", port)
+    try:
+        with Monitor(f"127.0.0.1:{port}") as monitor:
+            browser.navigate(monitor.url)
+            browser.click(f"{node_selector(0, 2)} > .row button.bp")          # the first Script
+            browser.wait_for(f"document.querySelector({node_selector(0, 2)!r}).classList.contains('hook-breakpoint')")
+            side.start_tick("once")
+            browser.wait_for(f"{paused_at} === '2'")
+            visited = [2]
+            for _ in range(4):                 # Script -> SubTree work -> Fallback -> ScriptCondition -> Script
+                browser.click(f"{node_selector(0, visited[-1])} > .row button.step")
+                browser.wait_for(f"{paused_at} && {paused_at} !== '{visited[-1]}'")
+                visited.append(int(browser.evaluate(paused_at)))
+                assert tick_is_blocked(side, 0.2)
+            assert visited == [2, 3, 4, 5, 6]
+            shot(browser, "step")
+            browser.click(f"{node_selector(0, 6)} > .row button.resume")
+            assert side.finish_tick() == "RUNNING"
+            assert [hook["uid"] for hook in client.hooks()] == [2]   # the user's breakpoint only
+    finally:
+        client.close()
+        side.close()

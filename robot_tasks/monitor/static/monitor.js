@@ -87,6 +87,7 @@ function actions(pub, uid) {
   const box = el("span", "actions");
   const buttons = [["bp", "●", "breakpoint: pause before this node ticks", {op: "breakpoint"}],
                    ["resume", "▶", "resume: let the paused node tick", {op: "resume"}],
+                   ["step", "⇥", "step: let the paused node tick, pause at the next node that ticks", {op: "step"}],
                    ["ok", "✓", "fault injection: return SUCCESS instead of ticking", {op: "inject", status: "SUCCESS"}],
                    ["fail", "✗", "fault injection: return FAILURE instead of ticking", {op: "inject", status: "FAILURE"}],
                    ["clear", "⌫", "remove this node's hook", {op: "clear"}]];
@@ -270,7 +271,7 @@ const handlers = {
     p.section.dataset.connected = m.ok ? "yes" : "no";
   },
   command(m) {
-    if ((m.op === "resume" || m.op === "clear") && m.ok && m.pub !== undefined) clearPause(pubs.get(m.pub), m.uid);
+    if ((m.op === "resume" || m.op === "step" || m.op === "clear") && m.ok && m.pub !== undefined) clearPause(pubs.get(m.pub), m.uid);
     log((m.ok ? "" : "refused: ") + m.message);
   },
   btlog(m) { renderReplay(m); },
