@@ -9,8 +9,9 @@ from robot_tasks.tasks.catalog import UnknownTask, task_names, task_spec, tasks
 from robot_tasks.tasks.errors import TaskError
 
 
-def test_the_five_tasks_are_found():
-    assert task_names() == ("banana_bowl", "franka_press", "franka_pyramid", "franka_stacking", "ur10_palletizing")
+def test_the_six_tasks_are_found():
+    assert task_names() == ("banana_bowl", "franka_pick_place", "franka_press", "franka_pyramid", "franka_stacking",
+                            "ur10_palletizing")
 
 
 @pytest.mark.parametrize("spec", tasks(), ids=lambda spec: spec.name)
@@ -33,7 +34,7 @@ def test_every_task_has_its_files_targets_and_demo(spec):
 
 
 def test_an_unknown_task_names_the_known_ones():
-    with pytest.raises(UnknownTask, match="no task 'franka_stack'; known: banana_bowl, franka_press, "):
+    with pytest.raises(UnknownTask, match="no task 'franka_stack'; known: banana_bowl, franka_pick_place, "):
         task_spec("franka_stack")
     assert issubclass(UnknownTask, TaskError)
 
