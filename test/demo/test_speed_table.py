@@ -11,7 +11,7 @@ def test_every_task_mode_and_object_is_a_cell():
     for spec in tasks():
         variants = spec.objects or ("none", *spec.disturbances)
         assert {f"{spec.name}:{v}" for v in variants} <= labels
-    assert len(labels) == len(all_cells()) == 14   # issue 37's list: 4 + 4 + 3 + 2 + 1
+    assert len(labels) == len(all_cells()) == 16   # issue 37's list: 4 + 4 + 3 + 2 + 1, and franka_pick_place's 2
 
 
 def test_cells_are_chosen_by_task_or_task_and_mode():

@@ -9,7 +9,7 @@ from robot_tasks.sim.disturb import drag_object
 
 pytestmark = pytest.mark.sim
 
-ALL_SCENES = ["banana_bowl", "franka_pyramid", "franka_stacking", "ur10_palletizing"]  # seeded
+ALL_SCENES = ["banana_bowl", "franka_pick_place", "franka_pyramid", "franka_stacking", "ur10_palletizing"]  # seeded
 TORQUE_SCENES = ["franka_press"]          # no random content: tested in test_franka_press.py
 
 
