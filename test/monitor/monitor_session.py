@@ -94,7 +94,7 @@ def page_statuses(browser, pub: int) -> dict[int, int]:
     return {uid: node["status"] for uid, node in page_nodes(browser, pub).items()}
 
 
-def wait_statuses(browser, pub: int, expected: dict[int, int], timeout_s: float = 5.0) -> dict[int, int]:
+def wait_statuses(browser, pub: int, expected: dict[int, int], timeout_s: float = 10.0) -> dict[int, int]:
     """Wait until the page shows exactly `expected`; return what it shows (assert on it)."""
     deadline = time.monotonic() + timeout_s
     while True:

