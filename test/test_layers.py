@@ -13,7 +13,7 @@ from paths import REPO
 
 PACKAGE = REPO / "robot_tasks"
 LAYERS = [
-    {"errors"},
+    {"errors", "robots"},            # no imports: the error root, the robots' and the cell's constants
     {"bt", "control", "perception"},
     {"sim", "runtime"},                 # sim computes with control's kinematics; runtime ticks bt trees
     {"tasks"},

@@ -17,17 +17,14 @@ import math
 from robot_tasks.control import Box, Pose
 from robot_tasks.control.errors import InputError
 from robot_tasks.control.motion_request import FrameMap
-
-PANDA_ARM = [f"panda_joint{i}" for i in range(1, 8)]
-UR10_ARM = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
-            "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+from robot_tasks.robots import PANDA_ARM_JOINTS, TABLE_TOP_Z, UR10_ARM_JOINTS
 
 ROBOT_DEFAULTS = {
     "panda": {
-        "joint_names": PANDA_ARM,
+        "joint_names": list(PANDA_ARM_JOINTS),
         "base_frame": "panda_link0",
         "tip_frame": "panda_grasptarget",
-        "world_T_base": [0.0, 0.0, 0.625, 0.0, 0.0, 0.0, 1.0],   # on the table top
+        "world_T_base": [0.0, 0.0, TABLE_TOP_Z, 0.0, 0.0, 0.0, 1.0],   # on the table top
         "obstacle_names": ["table"],
         "obstacle_sizes": [1.5, 1.0, 0.05],
         "obstacle_poses": [0.5, 0.0, 0.6, 0.0, 0.0, 0.0, 1.0],
@@ -37,7 +34,7 @@ ROBOT_DEFAULTS = {
         "max_width": 0.08,
     },
     "ur10": {
-        "joint_names": UR10_ARM,
+        "joint_names": list(UR10_ARM_JOINTS),
         "base_frame": "base_link",
         "tip_frame": "suction_tcp",
         "world_T_base": [0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 1.0],     # on a 0.5 m pedestal

@@ -17,12 +17,9 @@ import site
 import sys
 from dataclasses import dataclass, field
 
-from .errors import ModelError
+from robot_tasks.robots import PANDA_ARM_JOINTS, PANDA_FINGER_JOINTS, PANDA_HOME, UR10_ARM_JOINTS
 
-PANDA_ARM_JOINTS = tuple(f"panda_joint{i}" for i in range(1, 8))
-PANDA_FINGER_JOINTS = ("panda_finger_joint1", "panda_finger_joint2")
-UR10_ARM_JOINTS = ("shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
-                   "wrist_1_joint", "wrist_2_joint", "wrist_3_joint")
+from .errors import ModelError
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,7 @@ def panda_spec(finger_opening: float = 0.04) -> ArmSpec:
         tip_frame="panda_grasptarget", joint_names=PANDA_ARM_JOINTS,
         package_dirs=(os.path.join(pybullet_data_dir(), "franka_panda"),),
         locked_joints={j: finger_opening for j in PANDA_FINGER_JOINTS},
-        home=(0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785))
+        home=PANDA_HOME)
 
 
 def ur10_spec() -> ArmSpec:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from robot_tasks.demo.report import positions_of
+from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop")
@@ -82,4 +83,4 @@ class PyramidDisturbanceRule:
         if spot is None:
             self.log.append("no free spot to drag to")
             return None
-        return {"object_name": cube, "mode": "DRAG", "target": (spot[0], spot[1], 0.625 + 0.0255)}
+        return {"object_name": cube, "mode": "DRAG", "target": (spot[0], spot[1], TABLE_TOP_Z + 0.0255)}

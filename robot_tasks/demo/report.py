@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 from typing import Sequence
 
+from robot_tasks.robots import TABLE_TOP_Z
+
 ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
-TABLE_Z = 0.625
+TABLE_Z = TABLE_TOP_Z
 CUBE = 0.05
 XY_TOLERANCE = 0.025  # m between a cube's centre and the one below: beyond half a cube it can't rest on it
 Z_TOLERANCE = 0.01    # m from the level's height

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pybullet as p
 
+from robot_tasks.robots import PANDA_ARM_JOINTS, UR10_ARM_JOINTS
+from robot_tasks.robots import PANDA_HOME as PANDA_HOME_POSITIONS
 from robot_tasks.sim import assets
 from robot_tasks.sim.controller import JointTrajectoryController
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
@@ -17,16 +19,15 @@ from robot_tasks.sim.light_meshes import light_visual_urdf
 from robot_tasks.sim.robot import Robot
 from robot_tasks.sim.urdf_text import absolutize_mesh_paths, append_fixed_link
 
-PANDA_ARM = [f"panda_joint{i}" for i in range(1, 8)]
-PANDA_HOME = dict(zip(PANDA_ARM, [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]),
+PANDA_ARM = list(PANDA_ARM_JOINTS)
+PANDA_HOME = dict(zip(PANDA_ARM, PANDA_HOME_POSITIONS),
                   panda_finger_joint1=0.04, panda_finger_joint2=0.04)
 
 # the fraction of the Panda's visual triangles the sim draws: 0.25 cost a 320x240 frame
 # 16 ms against 33 ms with all of them, and 0.1 only 1.6 ms less (light_meshes.py)
 PANDA_VISUAL_KEEP = 0.25
 
-UR10_ARM = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
-            "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+UR10_ARM = list(UR10_ARM_JOINTS)
 UR10_HOME = dict(zip(UR10_ARM, [0.0, -1.9, 1.9, -1.571, -1.571, 0.0]))   # tool pointing down
 
 

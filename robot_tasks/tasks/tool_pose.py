@@ -16,6 +16,7 @@ import math
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
+from robot_tasks.robots import PANDA_ARM_JOINTS
 
 from .world_view import field_of, stamp_seconds
 
@@ -59,7 +60,7 @@ class ToolPoseFromJointStates(SyncActionNode):
         return [InputPort("joint_states", description="sensor_msgs/JointState (dict or message)"),
                 InputPort("robot_description", str, description="URDF text"),
                 InputPort("tip_frame", str, default="panda_grasptarget", description="tool frame"),
-                InputPort("joint_names", str, default=";".join(f"panda_joint{i}" for i in range(1, 8)),
+                InputPort("joint_names", str, default=";".join(PANDA_ARM_JOINTS),
                           description="arm joints, ';'-separated"),
                 InputPort("base_position", str, default="0;0;0",
                           description="'x;y;z' of the URDF root in the world frame"),

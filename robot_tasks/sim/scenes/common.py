@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pybullet as p
 
+from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.sim import assets
 from robot_tasks.sim.camera import Camera
 from robot_tasks.sim.objects import COLORS, SimObject, make_box
 
-TABLE_TOP_Z = 0.625          # pybullet_data table.urdf: 5 cm top centred at z=0.6
 CUBE_SIZE = 0.05
 CUBE_MASS = 0.1
 CUBE_FRICTION = 1.0          # facts doc: >=0.5 with 20 N finger force holds a 5 cm cube

@@ -29,9 +29,10 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.tasks.world_view import Vec3
 
-TABLE_Z = 0.625
+TABLE_Z = TABLE_TOP_Z
 OFF_TABLE_BELOW = 0.02         # m under the table top: a cube centre that low has fallen off the table
 
 

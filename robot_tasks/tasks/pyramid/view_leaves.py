@@ -15,6 +15,7 @@ import time
 
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, StatefulActionNode, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
+from robot_tasks.robots import PANDA_ARM_JOINTS
 from robot_tasks.tasks.tool_pose import tool_pose_from_joints
 from robot_tasks.tasks.world_view import (
     Vec3,
@@ -30,7 +31,7 @@ from . import targets as geo
 
 LOG = logging.getLogger("robot_tasks.tasks.pyramid")
 SUCCESS, FAILURE, RUNNING = NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.RUNNING
-PANDA_JOINTS = ";".join(f"panda_joint{i}" for i in range(1, 8))
+PANDA_JOINTS = ";".join(PANDA_ARM_JOINTS)
 
 
 def seen_of(node) -> dict:
