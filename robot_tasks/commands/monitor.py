@@ -4,7 +4,8 @@ Give it the Groot2 publishers to watch, as HOST:PORT (the publisher's REP port: 
 tree_executor's groot2_port, 1667 by default; BT.CPP's C++ publisher works too), and/or
 a recorded `.btlog`. It serves a page on http://127.0.0.1:PORT/ (it prints the URL)
 showing every node with its live status, the blackboards, and buttons for
-breakpoints, resume and fault injection; a `.btlog` gets a timeline slider.
+breakpoints, resume, step and fault injection; a slider scrubs back through the
+recorded transitions (of the live tree, or of a `.btlog`).
 
     robot-tasks monitor 127.0.0.1:1667
     robot-tasks monitor 127.0.0.1:1667 127.0.0.1:1677 --port 8090

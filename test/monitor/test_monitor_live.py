@@ -226,7 +226,7 @@ def test_live_timeline(browser, tmp_path):
     try:
         with Monitor(f"127.0.0.1:{port}") as monitor:
             browser.navigate(monitor.url)
-            browser.wait_for(f"document.querySelector({section(0)!r}).dataset.recorded === '0'")
+            browser.wait_for(f"document.querySelector({section(0)!r})?.dataset.recorded === '0'")   # before hello: null
             assert [side.tick("once") for _ in range(3)] == ["RUNNING", "SUCCESS", "RUNNING"]
             logger.close()
             _, _, transitions = read_btlog(tmp_path / "same.btlog")
