@@ -23,11 +23,12 @@ import math
 import numpy as np
 import pybullet as p
 
+from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.sim.errors import SimError
 from robot_tasks.sim.objects import COLORS, SimObject
 from robot_tasks.sim.robots import make_panda
 from robot_tasks.sim.scenes import register_scene
-from robot_tasks.sim.scenes.common import TABLE_TOP_Z, add_cube, add_plane, add_scene_camera, add_table
+from robot_tasks.sim.scenes.common import add_cube, add_plane, add_scene_camera, add_table
 
 CUBE_COLOR = "red"
 CUBE_NAME = f"{CUBE_COLOR}_cube"

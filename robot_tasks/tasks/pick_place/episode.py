@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from robot_tasks.sim.scenes.common import CUBE_SIZE, TABLE_TOP_Z
+from robot_tasks.robots import TABLE_TOP_Z
+from robot_tasks.sim.scenes.common import CUBE_SIZE
 from robot_tasks.sim.scenes.franka_pick_place import CUBE_NAME, TARGET_NAME, target_for_seed
 from robot_tasks.tasks.episode import DemoTask
 from robot_tasks.tasks.table_spots import free_spot
