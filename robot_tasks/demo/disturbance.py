@@ -15,12 +15,12 @@ from robot_tasks.demo.report import positions_of
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop", "knock")
-# Wall seconds from the arming phase's start.
+# Sim seconds from the arming phase's start (the runner passes sim time: the same at any rtf).
 DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.0, "knock": 0.0}
 ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
 # drop and knock also wait for the carried cube to be lifted and still away from the stack
 # (ground truth): a drop over the stack lands the cube on it (a stack-validity case, not a
-# drop), and a knock after the release is never seen while holding. A wall delay alone
+# drop), and a knock after the release is never seen while holding. A delay alone
 # drifted past that window on a loaded CI machine.
 CUBE_REST_Z = 0.65              # a 5 cm cube's centre on the table (TABLE_TOP_Z + 0.025)
 LIFTED_BY = 0.03
@@ -38,7 +38,7 @@ def carried_away_from_stack(positions: dict[str, Sequence[float]]) -> bool:
 
 @dataclass
 class DisturbanceRule:
-    """Arms on a phase event, fires once after `delay_s` (wall seconds)."""
+    """Arms on a phase event, fires once after `delay_s` (sim seconds)."""
 
     mode: str
     delay_s: float | None = None       # None: the mode's default (DEFAULT_DELAY_S)

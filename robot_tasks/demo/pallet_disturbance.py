@@ -1,8 +1,12 @@
 """When and how the demo disturbs the palletizing run (ROS-free rules; the runner calls
 the sim's perturb_object service with what `due()` returns).
 
-drop   while the 3rd bin is lifted off the belt: make the suction let go (it falls back
-       onto the belt's end, where the tree must notice and pick it again)
+drop   while the 3rd bin is lifted off the belt and still above the belt's end: make the
+       suction let go (it falls back onto the belt's end, where the tree must notice and pick
+       it again). Should that moment pass (the ground truth is read at the runner's pace, and
+       at rtf 0 the sim moves on meanwhile: a drop on the way to the jig lost the bin on the
+       floor), the next bin lifted there is dropped instead, so a drop means the same at
+       any speed.
 slot   while the 2nd bin is carried to the pallet: drag the last bin still waiting on the
        belt into the slot after it (the 3rd bin's slot), so the tree finds that slot taken
        and must skip it
@@ -28,6 +32,7 @@ from robot_tasks.tasks.palletizing.tool import multiply
 MODES = ("drop", "slot", "tilt")
 BELT_BIN_Z = 0.61        # a bin's centre resting on the belt
 LIFTED_BY = 0.10
+OVER_THE_STOP = 0.12     # m: a lifted bin this close to the pickup point (sideways) still falls on the belt
 ON_BELT_Y = 0.15         # a bin this close to the belt's centre line (sideways) is on the belt
 # The tilted pose: 3 cm above where it settles (z 0.649) with its front on the stop, nose up.
 TILT_AT = (0.32, 0.80, 0.68)
@@ -90,11 +95,14 @@ class PalletDisturbanceRule:
             return None
         positions = positions_of(poses)
         if self.mode == "drop":
-            carried = positions.get(f"bin_{self._placed}")
-            if carried is None or carried[2] < BELT_BIN_Z + LIFTED_BY:
+            lifted = [name for name, (x, y, z) in positions.items() if name.startswith("bin_")
+                      and z >= BELT_BIN_Z + LIFTED_BY and math.dist((x, y), DEFAULT_CELL.pickup_xy) <= OVER_THE_STOP]
+            if not lifted:
                 return None
             self.fired = True
-            return {"object_name": f"bin_{self._placed}", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+            if lifted[0] != f"bin_{self._placed}":
+                self.log.append(f"bin_{self._placed} left the belt's end before the drop: dropping {lifted[0]}")
+            return {"object_name": lifted[0], "mode": "DROP", "target": (0.0, 0.0, 0.0)}
         on_belt = [n for n in positions if n.startswith("bin_") and abs(positions[n][1] - DEFAULT_CELL.pickup_xy[1])
                    < ON_BELT_Y and positions[n][2] < BELT_BIN_Z + 0.05]
         if self.mode == "tilt":

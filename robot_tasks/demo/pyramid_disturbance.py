@@ -21,7 +21,7 @@ from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop")
-DELAY_S = {"drag": 0.5, "drop": 0.8}      # wall s after the arming log line
+DELAY_S = {"drag": 0.5, "drop": 0.8}      # sim s after the arming log line
 ARMING = {"drag": ("panda_1", "lock", 2), "drop": ("panda_2", "unlock", 2)}   # robot, event, its n-th time
 GOALS = ((0.46, 0.28), (0.54, -0.28))      # keep the dragged cube off both stacks' places
 DRAG_X, DRAG_Y = (0.38, 0.62), (-0.22, 0.22)   # >= 0.38 m from either base: no straight-line trouble

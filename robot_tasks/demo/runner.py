@@ -413,9 +413,9 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
         _print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
             if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
-                rule.on_task_log(list(state.task_log), time.monotonic())
+                rule.on_task_log(list(state.task_log), state.sim_time)
             with state.lock:
-                request = rule.due(time.monotonic(), dict(state.poses))
+                request = rule.due(state.sim_time, dict(state.poses))
             if request is not None:
                 perturb_future = _send_perturb(watcher, request)
                 report["disturbance"] = {"request": {**request, "target": list(request["target"])}}
@@ -463,7 +463,7 @@ def _print_events(state, wall_start, say, rule) -> None:
         if kind == "phase":
             say(f"[{elapsed:6.1f} s] {text}")
             if rule is not None:
-                rule.on_phase_start(text, released, time.monotonic())
+                rule.on_phase_start(text, released, state.sim_time)
         else:
             say(f"[{elapsed:6.1f} s] {kind}: {text}")
 

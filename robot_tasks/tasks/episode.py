@@ -27,7 +27,8 @@ class DemoTask:
     counted     the phase whose success counts one item done ("release": a cube stacked)
     counted_as  the word for that count in captions ("stacked", "placed")
     recoveries  {(node name or registration ID, status): what it means}
-    make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log)
+    make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log;
+                `now` is sim time, so a delay means the same at any real-time factor)
     grade       (final poses, first poses, counted events) -> (items key, rows, all ok, summary
                 text); poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's
                 ground truth; each counted event is a Counted (sim time, every position then)

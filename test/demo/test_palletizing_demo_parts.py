@@ -77,6 +77,17 @@ def test_drop_fires_once_the_third_bin_is_lifted_off_the_belt():
     assert rule.due(0.2, level({"bin_2": (0.3, 0.8, 0.9)})) is None                # once
 
 
+def test_drop_waits_for_a_bin_lifted_over_the_belts_end():
+    """Read late (rtf 0), the 3rd bin may be on its way to the jig: it is not dropped over the
+    floor; the next bin lifted at the belt's end is."""
+    rule = PalletDisturbanceRule("drop")
+    rule.on_phase_start("lift", 2, 0.0)
+    assert rule.due(0.0, level({"bin_2": (0.6, 0.2, 0.9), "bin_3": (0.3, 0.8, 0.61)})) is None   # over the floor
+    request = rule.due(1.0, level({"bin_2": (0.9, -0.1, 0.5), "bin_3": (0.31, 0.79, 0.75)}))
+    assert request == {"object_name": "bin_3", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    assert rule.log[-1] == "bin_2 left the belt's end before the drop: dropping bin_3"
+
+
 def test_slot_drags_a_waiting_bin_into_the_next_bins_slot():
     rule = PalletDisturbanceRule("slot")
     rule.on_phase_start("above_slot", 1, 0.0)
