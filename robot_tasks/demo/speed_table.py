@@ -80,8 +80,10 @@ def run_episode(cell: Cell, seed: int, rtf: float, out: Path, timeout: float | N
                          disturb=None if picks else cell.variant, pick_object=cell.variant if picks else None)
     folders = sorted(set(out.iterdir()) - before)
     report = json.loads((folders[-1] / "report.json").read_text()) if folders else {}
+    disturbed = None if picks or cell.variant is None else \
+        report.get("disturbance", {}).get("response", {}).get("success") is True
     return {"seed": seed, "rtf": rtf, "success": code == 0, "sim_time_s": report.get("sim_time_s"),
-            "wall_time_s": report.get("wall_time_s"), "error": report.get("error"),
+            "wall_time_s": report.get("wall_time_s"), "error": report.get("error"), "disturbed": disturbed,
             "folder": str(folders[-1]) if folders else None}
 
 
@@ -101,7 +103,8 @@ def verdict(rates: dict) -> str:
 
 def table(results: dict[Cell, dict[float, list[dict]]], speeds=SPEEDS) -> str:
     """One line per cell: per speed, episodes correct and the median sim / wall s of the
-    successful ones; then rtf 0 minus rtf 1 in points, and the verdict."""
+    successful ones; then rtf 0 minus rtf 1 in points, the verdict, and how many episodes
+    of a disturbance cell ended without the disturbance happening (a pass that proves less)."""
     def median(values):
         values = [v for v in values if v is not None]
         return f"{statistics.median(values):.1f}" if values else "-"
@@ -120,7 +123,9 @@ def table(results: dict[Cell, dict[float, list[dict]]], speeds=SPEEDS) -> str:
                     f"{median(r['wall_time_s'] for r in good):>7s} |")
         gap = (f"{rates[0.0] - rates[1.0]:+.0f} pts" if rates.get(0.0) is not None and rates.get(1.0) is not None
                else "-")
-        lines.append(f"{row} {gap:>9s} | {verdict(rates)}")
+        undisturbed = sum(r.get("disturbed") is False for runs in by_speed.values() for r in runs)
+        note = f"; {undisturbed} never disturbed" if undisturbed else ""
+        lines.append(f"{row} {gap:>9s} | {verdict(rates)}{note}")
     return "\n".join(lines)
 
 

@@ -11,7 +11,9 @@ def test_every_task_mode_and_object_is_a_cell():
     for spec in tasks():
         variants = spec.objects or ("none", *spec.disturbances)
         assert {f"{spec.name}:{v}" for v in variants} <= labels
-    assert len(labels) == len(all_cells()) == 16   # issue 37's list: 4 + 4 + 3 + 2 + 1, and franka_pick_place's 2
+    assert len(labels) == len(all_cells()) == sum(len(spec.objects or spec.modes) for spec in tasks())
+    assert {"franka_stacking:knock", "ur10_palletizing:tilt", "franka_pyramid:drop", "banana_bowl:lemon",
+            "franka_press:none"} <= labels                 # issue 37's list reaches every task
 
 
 def test_cells_are_chosen_by_task_or_task_and_mode():
@@ -44,3 +46,5 @@ def test_table_counts_each_speed_and_lists_the_failures():
     assert "21.0" in row and "31.0" in row                # medians of the successful rtf 1 runs
     assert "-50 pts" in row and "MISS (rtf 0 < 95%; gap > 5 pts)" in row
     assert failures(results) == ["franka_stacking:drag rtf 0 seed 1: timed out after 600 s (runs/x/seed1)"]
+    results[Cell("franka_stacking", "drag")][1.0][1]["disturbed"] = False
+    assert table(results).splitlines()[2].endswith("gap > 5 pts); 1 never disturbed")
