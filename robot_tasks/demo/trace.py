@@ -99,11 +99,21 @@ class Trace:
                 "max_command_state_gap_moving": float(gap[moving].max()),
                 "duration_s": float(self.stamps[-1] - self.stamps[0])}
 
-    def max_arm_step(self) -> float:
-        """Largest joint change between consecutive arm commands (inf-norm, rad)."""
+    def arm_steps(self) -> np.ndarray:
+        """Per row after the first, how far the arm command moved per control step (inf-norm
+        over the joints, rad). Rows k control periods apart (steps dropped from the record, see
+        the module docstring) share their change over the k steps the controller took; the
+        period is the median stamp difference."""
         if len(self) < 2:
-            return 0.0
-        return float(np.abs(np.diff(self.action[:, :ARM_DOF], axis=0)).max())
+            return np.zeros(0)
+        gaps = np.diff(self.stamps)
+        periods = np.maximum(1.0, np.rint(gaps / float(np.median(gaps))))
+        return np.abs(np.diff(self.action[:, :ARM_DOF], axis=0)).max(axis=1) / periods
+
+    def max_arm_step(self) -> float:
+        """Largest arm command change per control step (inf-norm, rad; arm_steps)."""
+        steps = self.arm_steps()
+        return float(steps.max()) if len(steps) else 0.0
 
     def save(self, path: Path) -> Path:
         np.savez_compressed(path, stamps=self.stamps, state=self.state, action=self.action)
