@@ -76,7 +76,8 @@ class Trace:
     def check(self, motion_threshold: float = 1e-4) -> dict:
         """The invariants of a usable demonstration; returns them as numbers, raises
         TraceError on the first one broken: equal lengths, shape (T, 9), finite values,
-        increasing stamps, and a nonzero command/state difference while the arm moves."""
+        increasing stamps, and a nonzero command/state difference while the arm moves. The
+        control steps missing from the record are counted, not refused (`missing_steps`)."""
         n, width = len(self.stamps), ARM_DOF + FINGERS
         if not (len(self.state) == len(self.action) == n):
             raise TraceError(f"lengths differ: {n} stamps, {len(self.state)} states, {len(self.action)} actions")
@@ -95,9 +96,12 @@ class Trace:
             raise TraceError("the arm command never changes: no motion in the trace")
         if not np.any(gap[moving] > 0.0):
             raise TraceError("command and state never differ while the arm moves (a copied signal?)")
+        gaps = np.diff(self.stamps)
+        missing = int((np.maximum(1.0, np.rint(gaps / float(np.median(gaps)))) - 1).sum()) if n > 1 else 0
         return {"length": n, "shape": [n, width], "moving_steps": int(moving.sum()),
                 "max_command_state_gap_moving": float(gap[moving].max()),
-                "duration_s": float(self.stamps[-1] - self.stamps[0])}
+                "duration_s": float(self.stamps[-1] - self.stamps[0]),
+                "missing_steps": missing}      # control steps between the first and last row with no row
 
     def arm_steps(self) -> np.ndarray:
         """Per row after the first, how far the arm command moved per control step (inf-norm

@@ -30,7 +30,7 @@ def test_pairs_by_stamp_into_state_and_action_of_nine():
     assert trace.state[0, 7:] == pytest.approx([0.02, 0.02]) and trace.action[0, 7:] == pytest.approx([0, 0])
     summary = trace.check()
     assert summary["shape"] == [45, 9] and summary["moving_steps"] == 44
-    assert summary["max_command_state_gap_moving"] == pytest.approx(0.002)
+    assert summary["max_command_state_gap_moving"] == pytest.approx(0.002) and summary["missing_steps"] == 0
 
 
 def test_window_and_largest_arm_command_step():
@@ -44,7 +44,7 @@ def test_a_step_lost_from_the_record_is_not_a_jump():
     37 ms): the command moved 9 x 0.003 rad across the gap, 0.003 per step the robot took."""
     arm, gripper = records(40)
     trace = Trace.from_records(arm[:20] + arm[29:], gripper)
-    assert len(trace) == 31
+    assert len(trace) == 31 and trace.check()["missing_steps"] == 9
     assert trace.max_arm_step() == pytest.approx(0.003)
     arm[25] = StepRecord(arm[25].stamp_ns, tuple(np.full(7, 0.2)), arm[25].feedback)    # a real jump is still one
     assert Trace.from_records(arm, gripper).max_arm_step() == pytest.approx(0.2 - 0.003 * 24)
