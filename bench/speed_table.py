@@ -12,11 +12,10 @@ Exit 0 when every cell passes (>= 95 % at each speed, rtf 0 within 5 points of r
 """
 import argparse
 import json
-import signal
 import sys
-import threading
 from pathlib import Path
 
+from robot_tasks.demo.episodes import stop_on_interrupt
 from robot_tasks.demo.speed_table import cell_rate, failures, run_table, select_cells, table, to_json, verdict
 
 
@@ -37,13 +36,7 @@ def main(argv=None) -> int:
         parser.error(str(exc))
     if not speeds or any(not rtf >= 0 for rtf in speeds):
         parser.error("--speeds: real-time factors >= 0")
-    stop = threading.Event()
-
-    def on_interrupt(_signum, _frame):
-        stop.set()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_interrupt)
+    stop = stop_on_interrupt()
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     print(f"{len(cells)} cells x {len(seeds)} seeds x {len(speeds)} speeds = "
           f"{len(cells) * len(seeds) * len(speeds)} episodes; run folders under {args.out}/", flush=True)

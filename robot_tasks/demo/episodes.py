@@ -72,6 +72,21 @@ def _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes) -> 
             f"sim {report.get('sim_time_s')} s wall {report.get('wall_time_s')} s")
 
 
+def stop_on_interrupt() -> threading.Event:
+    """An event set by Ctrl-C (which also raises KeyboardInterrupt, as usual), for a bench of
+    many episodes. Ctrl-C reaches the episode's nodes too (same process group), which can end
+    the episode as a plain failure before Python sees the interrupt: the event tells the bench
+    to leave that episode out and run no more."""
+    stop = threading.Event()
+
+    def on_interrupt(_signum, _frame):
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    return stop
+
+
 def summary_table(results: dict, targets) -> str:
     """Per mode: episodes fully correct (and their share), items correct (cubes/bins, over
     all episodes), median sim and wall time of the successful episodes, targets (the task
@@ -118,15 +133,7 @@ def main(argv=None) -> int:
     task = spec.load_demo()
     mode_names = args.modes if args.modes is not None else ",".join(mode or "none" for mode in spec.modes)
     modes = [None if m == "none" else m for m in mode_names.split(",") if m]
-    # Ctrl-C reaches the episode's nodes too (same process group), which can end the episode
-    # as a plain failure before Python sees the interrupt: remember it to stop the whole bench.
-    stop = threading.Event()
-
-    def on_interrupt(_signum, _frame):
-        stop.set()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_interrupt)
+    stop = stop_on_interrupt()
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     results = run_episodes(seeds, modes, args.out, args.rtf,
                            stop=stop, task=task, timeout=args.timeout, seed_major=args.seed_major,
