@@ -196,8 +196,12 @@ class Browser:
     def click(self, selector: str, timeout_s: float = 5.0) -> None:
         """A real mouse click (pressed + released) at the centre of the element, once the
         element is the one under that point (not covered, not moving)."""
-        box = self.wait_for(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
-            if (!e) return null; e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect();
+        # the element must be under its centre and not moving: same box across two frames
+        box = self.wait_for(f"""(async () => {{ const e = document.querySelector({json.dumps(selector)});
+            if (!e) return null; e.scrollIntoView({{block: 'center'}});
+            const frame = () => new Promise(done => requestAnimationFrame(() => done()));
+            const a = e.getBoundingClientRect(); await frame(); await frame(); const r = e.getBoundingClientRect();
+            if (a.x !== r.x || a.y !== r.y) return null;
             const x = r.x + r.width / 2, y = r.y + r.height / 2, top = document.elementFromPoint(x, y);
             return top && (top === e || e.contains(top)) ? [x, y] : null; }})()""", timeout_s)
         for kind in ("mousePressed", "mouseReleased"):
