@@ -6,7 +6,8 @@ holds what the tree's leaves compute, as pure modules, none of which imports ROS
 
     plan.py     the decisions and poses: which cube next, pick and place poses, tilted grasps
     repair.py   squaring the booked stack with the image: displaced cubes, parking spots
-    leaves.py   the BT leaves over them (registered by robot_tasks.tasks.register_nodes)
+    leaves.py   the BT leaves over them (look_leaves, pick_leaves, place_leaves on board.py),
+                registered by robot_tasks.tasks.register_nodes
 """
 from .leaves import STACKING_LEAVES, register_stacking_nodes
 
