@@ -29,7 +29,8 @@ POLL_S = 0.05       # the demo's own loop period
 
 def disturb(mode: str, timeout: float, say=print) -> dict:
     """Follow the run until the rule fires and the sim answers; what happened, as a dict."""
-    from robot_tasks.demo.runner import DemoOptions, RunState, RunWatcher
+    from robot_tasks.demo.run_watcher import RunState, RunWatcher
+    from robot_tasks.demo.runner import DemoOptions
     from robot_tasks.ros.dds import configure_dds
 
     configure_dds()                                   # RunWatcher leaves DDS to its caller
@@ -45,8 +46,7 @@ def disturb(mode: str, timeout: float, say=print) -> dict:
 
 def _follow(watcher, state, rule, timeout, say) -> dict:
     # the demo's own steps: phase events arm the rule, its request goes out as the demo sends it
-    from robot_tasks.demo.runner import _print_events as print_events
-    from robot_tasks.demo.runner import _send_perturb as send_perturb
+    from robot_tasks.demo.run_watcher import print_events, send_perturb
 
     start = time.monotonic()
     future, request = None, None

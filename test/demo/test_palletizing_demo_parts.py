@@ -10,7 +10,7 @@ from paths import REPO
 
 from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
 from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
-from robot_tasks.demo.runner import Counted
+from robot_tasks.demo.run_watcher import Counted
 from robot_tasks.demo.ur10_palletizing import RECOVERIES
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
 
