@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.report import judge_stack, positions_of
-from robot_tasks.demo.sent_trajectories import SENT_TRAJECTORY_TOPIC
-from robot_tasks.tasks.episode import DemoTask
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
 
 TREE_ID = "FrankaStacking"
 PHASES = ("pre_grasp", "approach", "grasp", "lift", "transport", "lower", "release", "retract")

@@ -34,11 +34,10 @@ from pathlib import Path
 
 import yaml
 
-# robot_tasks.control (Pinocchio, toppra) is imported where it is used: the demo tasks import
-# this module for the topic alone, and the CLI should start without it
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC
 
-# (topic, type, max rate) for a DemoTask's bag_topics: the root-namespace arm_server's copy
-SENT_TRAJECTORY_TOPIC = ("arm_server/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
+# robot_tasks.control (Pinocchio, toppra) is imported where it is used: the CLI should start
+# without it
 ARM_SERVER = "arm_server"
 
 

@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Callable
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
+# A DemoTask.bag_topics entry, (topic, type, max rate): every trajectory the root-namespace arm
+# server sent its driver (robot_tasks/demo/sent_trajectories.py checks them against the limits)
+SENT_TRAJECTORY_TOPIC = ("arm_server/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
 
 
 @dataclass(frozen=True)

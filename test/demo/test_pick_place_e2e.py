@@ -13,6 +13,7 @@ import json
 
 import pytest
 from demo_cli import run_demo_cli
+from sent_trajectory_check import check_sent_trajectories
 
 from robot_tasks.sim.scenes.franka_pick_place import target_for_seed
 
@@ -43,6 +44,7 @@ def test_demo_puts_the_cube_on_the_target(disturb, tmp_path):
     assert cube["xy_offset"] <= 0.02 and abs(cube["z_offset"]) <= 0.005 and cube["tilt_deg"] <= 5.0
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
     assert (runs[0] / "montage.png").stat().st_size > 10_000
+    check_sent_trajectories(runs[0])      # every trajectory the arm server sent: within the Panda's limits
     status_log = (runs[0] / "tree_status.log").read_text()
     assert "release IDLE -> RUNNING" in status_log and "verify_placement IDLE -> SUCCESS" in status_log
     # the tree's decisions (the leaves' Python logging) reach the executor's log

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.sim.scenes.common import CUBE_SIZE
 from robot_tasks.sim.scenes.franka_pick_place import CUBE_NAME, TARGET_NAME, target_for_seed
-from robot_tasks.tasks.episode import DemoTask
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
 from robot_tasks.tasks.table_spots import free_spot
 from robot_tasks.tasks.world_view import axes_of_quaternion
 
@@ -35,7 +35,7 @@ RECOVERIES = {("pickup_resync", "FAILURE"): "pickup resync: the cube moved, look
 MODES = ("drag",)
 
 # ---- the disturbance ---------------------------------------------------------------------
-# Wall seconds after the arm starts for the pre-grasp pose: it is then on its way (a planned
+# Sim seconds after the arm starts for the pre-grasp pose: it is then on its way (a planned
 # move from home takes a few seconds), the moment "mid-approach" asks for.
 DRAG_DELAY_S = 0.5
 # The cube goes at least this far [m], from where it is and from the target: more than
@@ -133,4 +133,4 @@ def payload(options) -> dict:
 
 PICK_PLACE = DemoTask(name="franka_pick_place", tree_id=TREE_ID, phases=PHASES, counted="release",
                       counted_as="placed", recoveries=RECOVERIES, make_rule=make_rule, grade=grade,
-                      payload=payload)
+                      payload=payload, bag_topics=(SENT_TRAJECTORY_TOPIC,))
