@@ -18,7 +18,7 @@ controllers' per-step states, checked) and a rosbag2 MCAP bag of the run's topic
 from __future__ import annotations
 
 from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
-from robot_tasks.tasks.episode import DemoTask
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
 
 TREE_ID = "BananaBowl"
 PHASES = ("pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat")
@@ -36,6 +36,7 @@ BAG_TOPICS = (
     (under(ROBOT, GRIPPER_STATE_TOPIC), "robot_tasks_interfaces/msg/JointControllerState", 0.0),
     ("detections", "robot_tasks_interfaces/msg/DetectedObjectArray", 0.0),
     ("tree_status", "robot_tasks_interfaces/msg/TreeStatus", 0.0),
+    SENT_TRAJECTORY_TOPIC,
 )
 CAMERA_TOPIC = ("camera/image_raw", "sensor_msgs/msg/Image", 2.0)
 RECOVERIES = {("back_off", "RUNNING"): "grasp held nothing: backing off to look and pick again"}

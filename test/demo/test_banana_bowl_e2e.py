@@ -21,6 +21,7 @@ import re
 import numpy as np
 import pytest
 from demo_cli import run_demo_cli
+from sent_trajectory_check import check_sent_trajectories
 
 from robot_tasks.demo.trace import Trace
 
@@ -118,6 +119,12 @@ def test_eight_images_and_the_montage(run):
     assert (folder / "montage.png").stat().st_size > 50_000
 
 
+def test_every_trajectory_the_arm_server_sent_is_within_the_pandas_limits(run):
+    _, folder, _ = run
+    audit = check_sent_trajectories(folder)
+    assert any(audit.bounded), "lift and transport are BOUNDED moves"
+
+
 def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
     from rosbags.highlevel import AnyReader
 
@@ -133,7 +140,7 @@ def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
     assert counted == written
     assert set(written) >= {"/panda/joint_states", "/panda/sim/arm_control_steps",
                             "/panda/sim/gripper_control_steps", "/detections", "/tree_status",
-                            "/camera/image_raw"}
+                            "/camera/image_raw", "/arm_server/sent_trajectory"}
     # the bag recorder and the trace recorder are two subscribers, started and stopped a moment
     # apart: at the ends one may get a message the other did not (CI saw 2129 against 2130)
     bagged, traced = written["/panda/sim/arm_control_steps"], report["trace"]["received"]["arm"]
