@@ -18,7 +18,7 @@ heartbeat: with no page, the publisher soon disables its hooks and a paused tree
 | file | job |
 |---|---|
 | `client.py` | the protocol client (REQ to the port, SUB to port + 1); bytes from `bt.groot2.protocol` |
-| `tree_model.py` | FULLTREE XML -> the nested tree the page draws (subtrees under their SubTree node) |
+| `tree_model.py` | FULLTREE XML -> the nested tree the page draws (subtrees under their SubTree node, port directions from its TreeNodesModel) |
 | `watcher.py` | one publisher: polls STATUS / BLACKBOARD, records transitions, runs page commands (step too), reports changes |
 | `values.py` | MessagePack blackboard values -> JSON |
 | `replay.py` | a `.btlog` file -> the tree and its transitions, for the timeline |

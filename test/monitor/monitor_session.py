@@ -105,10 +105,11 @@ def wait_statuses(browser, pub: int, expected: dict[int, int], timeout_s: float 
 
 
 def board_value(browser, pub: int, board: str, key: str):
-    """The JSON value the blackboard panel shows for `key` of `board`, or None."""
+    """The JSON value the blackboard panel holds for `key` of `board`, or None (a long value
+    is shown cut short; its cell keeps the whole JSON in data-json)."""
     text = browser.evaluate(f"""(() => {{ const td = document.querySelector({json.dumps(
         f'{section(pub)} table[data-board="{board}"] tr[data-key="{key}"] td.value')});
-        return td ? td.textContent : null; }})()""")
+        return td ? td.dataset.json : null; }})()""")
     return None if text is None else json.loads(text)
 
 

@@ -66,10 +66,20 @@ function renderNode(p, pub, item) {
     toggle.textContent = li.classList.contains("collapsed") ? "▸" : "▾";
   });
   row.append(toggle, el("span", "name", item.name), el("span", "nid", item.id));
-  const ports = Object.entries(item.ports).map(([k, v]) => k + "=" + v).join(" ");
-  if (ports) {
-    const span = el("span", "ports", ports);
-    span.title = ports;
+  // each port as "name=value", marked with its direction when the node model names it:
+  // ← in (the node reads it), → out (it writes it), ↔ inout (both)
+  const dirs = item.port_dirs || {};
+  const marks = {in: "←", out: "→", inout: "↔"};
+  const entries = Object.entries(item.ports);
+  if (entries.length) {
+    const span = el("span", "ports");
+    for (const [k, v] of entries) {
+      const port = el("span", "port", (marks[dirs[k]] ? marks[dirs[k]] + " " : "") + k + "=" + v);
+      port.dataset.port = k;
+      port.dataset.dir = dirs[k] || "";
+      span.append(port);
+    }
+    span.title = entries.map(([k, v]) => (dirs[k] ? dirs[k] + " " : "") + k + "=" + v).join("\n");
     row.append(span);
   }
   if (p.isLive) row.append(actions(pub, item.uid));
@@ -131,12 +141,31 @@ function renderBoards(p, boards) {
     for (const [key, value] of Object.entries(entries || {})) {
       const tr = el("tr");
       tr.dataset.key = key;
-      tr.append(el("td", "key", key), el("td", "value", JSON.stringify(value)));
+      tr.append(el("td", "key", key), valueCell(JSON.stringify(value)));
       table.append(tr);
     }
     parts.push(table);
   }
   p.board.replaceChildren(...parts);
+}
+
+// A long value (a robot_description is 30 kB of URDF) is cut to its start; a click shows
+// all of it. The whole JSON stays in data-json, for whoever reads the page's DOM.
+const SHORT_VALUE = 240;
+
+function valueCell(text) {
+  const td = el("td", "value", text);
+  td.dataset.json = text;
+  if (text.length > SHORT_VALUE) {
+    const cut = text.slice(0, SHORT_VALUE) + ` … (${text.length} characters: click to show all)`;
+    td.textContent = cut;
+    td.classList.add("long");
+    td.addEventListener("click", () => {
+      td.classList.toggle("open");
+      td.textContent = td.classList.contains("open") ? text : cut;
+    });
+  }
+  return td;
 }
 
 function renderHooks(p, hooks) {
