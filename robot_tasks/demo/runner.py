@@ -5,7 +5,10 @@
 
 A task is a `DemoTask` (robot_tasks/tasks/episode.py; franka_stacking.py, ur10_palletizing.py): its
 bringup YAML, tree, the nodes whose start is a "phase", the node statuses that mean a
-recovery, its disturbance rule and how the sim's ground truth grades the end.
+recovery, its disturbance rule and how the sim's ground truth grades the end; or, for a
+task graded on what happened over time (franka_press.py: force and pose at every step),
+the topics its follower records and how that recording is graded (DemoTask.follow_topics,
+grade_followed: press.csv, press.png and report.json's "press" section).
 
 Steps: the nodes of config/<task>.yaml are started exactly as `robot-tasks bringup` does
 (same YAML, the sim's seed/real-time factor overridden in a copy), on a fresh
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import foxglove_url
+from robot_tasks.bringup import foxglove_url, load_plan
 from robot_tasks.demo.montage import write_montage
 from robot_tasks.demo.report import write_report
 from robot_tasks.demo.run_watcher import RunState, RunWatcher, print_events, send_perturb
@@ -94,7 +97,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
     report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
               "real_time_factor": options.rtf, "ros_domain_id": run.domain if run else None, "success": False}
     say(f"demo: run folder {run_dir}")
-    watch = watch_line((run or nodes.run).plan)
+    watch = watch_line(run.plan if run else load_plan(options.config or task.config))   # a reused set may start later
     if watch:
         say(watch)
     if options.foxglove:
@@ -116,9 +119,12 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
     else:
         result = nodes.run_episode(options.seed, run_dir, report, make_watcher, body, say)
     report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
-    with state.lock:
-        poses, first_poses = dict(state.poses), dict(state.first_poses)
-    key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted))
+    if task.grade_followed is not None:      # graded on what the follower recorded (the press)
+        key, rows, all_ok, summary = task.grade_followed(state.follower, run_dir)
+    else:
+        with state.lock:
+            poses, first_poses = dict(state.poses), dict(state.first_poses)
+        key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted))
     report[key] = rows
     report["recoveries"] = state.recoveries
     report["task_log"] = list(state.task_log)
