@@ -1,80 +1,86 @@
-"""The franka_press demo: a tree presses a tilted wall through the ROS node set; graded and plotted.
+"""The franka_press demo as a DemoTask: a tree presses a tilted wall; graded on force and pose over time.
 
     robot-tasks demo franka_press --out runs/
 
-The nodes of config/franka_press.yaml (sim, arm_server, compliance_server, tree_executor)
-are started as `robot-tasks bringup` does, on a fresh ROS_DOMAIN_ID over loopback, and an
-ExecuteTree goal runs FrankaPress (trees/franka_press.xml: approach with a trajectory,
-guarded touch with "osc", press 10 N with "hybrid_press" while sliding to three poses in
-the wall's plane, lift off, switch back, retract). The sequencing is the tree's; this module
-only watches and grades:
+The episode runner (runner.py) runs the press as it runs every task: the nodes of
+config/franka_press.yaml (sim, arm_server, compliance_server, tree_executor) on a fresh
+ROS_DOMAIN_ID over loopback, an ExecuteTree goal for FrankaPress (trees/franka_press.xml:
+approach with a trajectory, guarded touch with "osc", press 10 N with "hybrid_press" while
+sliding to three poses in the wall's plane, lift off, switch back, retract), its moves
+printed as they start. What is the press's own is how it is graded: not on where things
+end but on what happened at every step. So PRESS has a follower, PressFollower, fed the
+topics PRESS.follow_topics names (the runner's watcher subscribes to them):
 
-- while it runs it records, per sim step published (100 Hz), the contact normal force
-  between robot and wall and the tool pose (the sim's ground truth, for grading only), the
-  Franka's external wrench (franka_robot_state_broadcaster, best effort) and which steps a
-  compliant controller drove (its current_pose), and every target compliance_server sent
+- per sim step published (100 Hz), the contact normal force between robot and wall and the
+  tool pose (the sim's ground truth, for grading only), the Franka's external wrench
+  (franka_robot_state_broadcaster, best effort) and which steps a compliant controller
+  drove (its current_pose), and every target compliance_server sent
   (`<controller>/target_frame`: what the controller was told);
-- tree_status tells which move ran when; the last SETTLE_WINDOW s of each slide's hold (the
-  target at rest) are its steady state.
+- tree_status, with each tick's own stamp: which move ran when; the last SETTLE_WINDOW s of
+  each slide's hold (the target at rest) are its steady state.
 
-Run folder: report.json (force mean and standard deviation over the steady states, per
-target: force, in-plane error, the target; wall and sim time), press.png (force, in-plane
-position and error against sim time), press.csv (the recording behind both),
-tree_status.log, nodes.log. Exit code 0 when the tree
-succeeded and every steady-state sample is within FORCE_TOLERANCE of 10 N with an in-plane
-error below ERROR_LIMIT.
+PRESS.grade_followed (grade_press) turns that recording into report.json's "press" section
+(force mean and standard deviation over the steady states, per target: force, in-plane
+error, the target), press.png (force, in-plane position and error against sim time) and
+press.csv (the recording behind both); the follower adds "moves" (every node's sim-time
+span). Exit code 0 when the tree succeeded and every steady-state sample is within
+FORCE_TOLERANCE of 10 N with an in-plane error below ERROR_LIMIT.
+
+This module is in the demo layer, not in robot_tasks/tasks/press/, because press.png is
+drawn with the demo's line chart (press_plot.py) and the topic names are the ROS layer's
+(robot_tasks.ros.controller_topics): a task package imports neither.
 """
 from __future__ import annotations
 
 import bisect
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-from robot_tasks.demo.report import write_report
-from robot_tasks.demo.session import (
-    btlog_entry,
-    check_nodes,
-    executed,
-    prepare_run,
-    recording_entry,
-    run_stamp,
-    run_with_nodes,
-    wait_for_server,
-    watch_line,
+from robot_tasks.ros.controller_topics import (
+    CONTACT_TRUTH_TOPIC,
+    CURRENT_POSE_TOPIC,
+    EXTERNAL_WRENCH_TOPIC,
+    TARGET_FRAME_TOPIC,
+    TIP_TRUTH_TOPIC,
+    under,
 )
+from robot_tasks.tasks.episode import DemoTask, FollowTopic
+from robot_tasks.tasks.errors import TaskError
 
 TREE_ID = "FrankaPress"
 SLIDES = ("slide_1", "slide_2", "slide_3")
+# the tree's moves, printed as they start (CompliantMove, SwitchController and MoveToPose leaves)
+PHASES = ("approach", "touch", "press", *SLIDES, "lift_off", "to_trajectory", "retract")
 FORCE = 10.0
 FORCE_TOLERANCE = 1.0      # N
 ERROR_LIMIT = 5e-3         # m, in-plane
 SETTLE_WINDOW = 0.4        # s at the end of each slide's hold
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "config" / "franka_press.yaml"
+TIMEOUT = 180.0            # wall s for the whole run unless the caller names one (~20-40 s needed)
 ROBOT = "panda"
-
-
-@dataclass
-class PressDemoOptions:
-    out: Path = Path("runs")
-    rtf: float = 1.0
-    timeout: float = 180.0            # wall s for the whole run
-    startup_timeout: float = 120.0    # wall s for the executor to come up
-    config: Path = DEFAULT_CONFIG
-    foxglove: bool = False            # also run the optional Foxglove bridge
-    gui: bool = False                 # the sim in PyBullet's window instead of headless
-
-
 COMPLIANT = ("osc", "hybrid_press")       # the controllers FrankaPress commands
+
+CONTACT = under(ROBOT, CONTACT_TRUTH_TOPIC)
+TIP = under(ROBOT, TIP_TRUTH_TOPIC)
+WRENCH = under(ROBOT, EXTERNAL_WRENCH_TOPIC)
+CURRENT_POSES = tuple(under(ROBOT, CURRENT_POSE_TOPIC.format(controller=c)) for c in COMPLIANT)
+TARGET_FRAMES = tuple(under(ROBOT, TARGET_FRAME_TOPIC.format(controller=c)) for c in COMPLIANT)
+STATUS = "tree_status"
+FOLLOW_TOPICS = (
+    FollowTopic(CONTACT, "geometry_msgs/msg/WrenchStamped"),
+    FollowTopic(TIP, "geometry_msgs/msg/PoseStamped"),
+    # franka_robot_state_broadcaster publishes best effort: a reliable subscriber gets nothing
+    FollowTopic(WRENCH, "geometry_msgs/msg/WrenchStamped", best_effort=True),
+    *(FollowTopic(topic, "geometry_msgs/msg/PoseStamped") for topic in CURRENT_POSES + TARGET_FRAMES),
+    FollowTopic(STATUS, "robot_tasks_interfaces/msg/TreeStatus", depth=100),
+)
 
 
 @dataclass
 class PressRecord:
-    """What the callbacks saw (executor thread), read under `lock` by the main thread."""
+    """What the follower heard (the watcher's thread), read under `lock` when grading."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     contact: dict = field(default_factory=dict)     # stamp ns -> world force (3)
@@ -83,7 +89,7 @@ class PressRecord:
     compliant: set = field(default_factory=set)     # stamps ns at which a compliant controller drove
     targets: dict = field(default_factory=dict)     # stamp ns -> commanded target position (3)
     spans: dict = field(default_factory=dict)       # node name -> [start, end] sim s
-    sim_time: float = 0.0
+    sim_time: float = 0.0                           # the newest ground-truth sample's stamp, s
 
 
 def _seconds(stamp) -> float:
@@ -94,59 +100,41 @@ def _key(stamp) -> int:
     return stamp.sec * 1_000_000_000 + stamp.nanosec
 
 
-class PressWatcher:
-    """A RosClient in a thread: ground truth, the wrench, targets, tree_status, /clock in."""
+class PressFollower:
+    """The press's follower: every message of FOLLOW_TOPICS into one PressRecord.
 
-    def __init__(self, record: PressRecord, status_log):
-        from geometry_msgs.msg import PoseStamped, WrenchStamped
-        from rclpy.action import ActionClient
-        from rclpy.qos import QoSProfile, ReliabilityPolicy
-        from rosgraph_msgs.msg import Clock
+    The runner's watcher calls on_message(topic, message) from its one thread; grade_press
+    reads the record after the run. Node status changes come through on_message too (the
+    tree_status topic whole), not on_change: a slide's window must close at its own tick's
+    stamp, before the lift-off's first step, and /clock may have moved on by then.
+    """
 
-        from robot_tasks.ros.client import RosClient
-        from robot_tasks.ros.controller_topics import (
-            CONTACT_TRUTH_TOPIC,
-            CURRENT_POSE_TOPIC,
-            EXTERNAL_WRENCH_TOPIC,
-            TARGET_FRAME_TOPIC,
-            TIP_TRUTH_TOPIC,
-            under,
-        )
-        from robot_tasks_interfaces.action import ExecuteTree
-        from robot_tasks_interfaces.msg import TreeStatus
+    def __init__(self):
+        self.record = PressRecord()
+        self.files: dict = {}        # report entries of the files grade_press wrote (press.png)
+        self._handlers = {CONTACT: self._on_contact, TIP: self._on_tip, WRENCH: self._on_wrench,
+                          STATUS: self._on_status,
+                          **{topic: self._on_current_pose for topic in CURRENT_POSES},
+                          **{topic: self._on_target for topic in TARGET_FRAMES}}
 
-        self.record, self.status_log = record, status_log
-        self.ros = RosClient("press_demo", configure_dds=False)   # the demo set up loopback DDS
-        node = self.ros.node
-        deep = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
-        # franka_robot_state_broadcaster publishes best effort: a reliable subscriber gets nothing
-        deep_best_effort = QoSProfile(depth=200, reliability=ReliabilityPolicy.BEST_EFFORT)
-        node.create_subscription(WrenchStamped, under(ROBOT, CONTACT_TRUTH_TOPIC), self._on_contact, deep)
-        node.create_subscription(PoseStamped, under(ROBOT, TIP_TRUTH_TOPIC), self._on_tip, deep)
-        node.create_subscription(WrenchStamped, under(ROBOT, EXTERNAL_WRENCH_TOPIC), self._on_wrench,
-                                 deep_best_effort)
-        for controller in COMPLIANT:
-            node.create_subscription(PoseStamped, under(ROBOT, CURRENT_POSE_TOPIC.format(controller=controller)),
-                                     self._on_current_pose, deep)
-            node.create_subscription(PoseStamped, under(ROBOT, TARGET_FRAME_TOPIC.format(controller=controller)),
-                                     self._on_target, deep)
-        node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))
-        node.create_subscription(Clock, "/clock", self._on_clock,
-                                 QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
-        self.execute = ActionClient(node, ExecuteTree, "execute_tree")
-        self.ExecuteTree = ExecuteTree
-        self.ros.start_thread()
+    def on_change(self, sim_time, change):
+        """Nothing: the changes come with their tick's stamp through on_message (see above)."""
 
-    def close(self):
-        self.ros.close()
+    def on_message(self, topic: str, msg) -> None:
+        self._handlers[topic](msg)
 
-    def _on_clock(self, msg):
-        self.record.sim_time = _seconds(msg.clock)
+    def summary(self) -> dict:
+        """For report.json: every node's [start, end] in sim s ("moves"), and the plot's name."""
+        with self.record.lock:
+            moves = {name: [round(v, 3) if v is not None else None for v in span]
+                     for name, span in self.record.spans.items()}
+        return {"moves": moves, **self.files}
 
     def _on_contact(self, msg):
         f = msg.wrench.force
         with self.record.lock:
             self.record.contact[_key(msg.header.stamp)] = (f.x, f.y, f.z)
+            self.record.sim_time = max(self.record.sim_time, _seconds(msg.header.stamp))
 
     def _on_tip(self, msg):
         p = msg.pose.position
@@ -169,11 +157,9 @@ class PressWatcher:
 
     def _on_status(self, msg):
         rec = self.record
-        t = _seconds(msg.header.stamp) or rec.sim_time
-        for change in msg.changes:
-            self.status_log.write(f"{t:9.3f} tick {msg.tick_count:6d} {change.path} "
-                                  f"{change.previous_status} -> {change.status}\n")
-            with rec.lock:
+        t = _seconds(msg.header.stamp) or rec.sim_time     # an unstamped tick: the newest sample's time
+        with rec.lock:
+            for change in msg.changes:
                 if change.status == "RUNNING":
                     rec.spans[change.name] = [t, None]
                 elif change.name in rec.spans and change.previous_status == "RUNNING":
@@ -260,86 +246,34 @@ def write_press_csv(log, path: Path) -> Path:
     return path
 
 
-def run_press(*, out: Path = Path("runs"), rtf: float = 1.0, timeout: float | None = None,
-              config: Path | None = None, foxglove: bool = False, gui: bool = False,
-              say: Callable[[str], None] = print) -> int:
-    """The press demo as robot_tasks/demo/task_demo.py runs a task with a runner of its own."""
-    options = PressDemoOptions(out=out, rtf=rtf, foxglove=foxglove, gui=gui)
-    if timeout is not None:
-        options.timeout = timeout
-    if config is not None:
-        options.config = config
-    return run_press_demo(options, say=say)
-
-
-def run_press_demo(options: PressDemoOptions, say: Callable[[str], None] = print) -> int:
-    """Run FrankaPress once; 0 when the tree succeeded and the press met its targets, else 1."""
+def grade_press(follower: PressFollower, run_dir: Path):
+    """PRESS.grade_followed: the recording graded (report["press"]), press.csv and press.png."""
     from robot_tasks.demo.press_plot import draw_press
     from robot_tasks.sim.scenes.franka_press import wall_frame
 
-    run = prepare_run(options.config, options.out, f"franka_press_{run_stamp()}",
-                      {"sim": {"real_time_factor": options.rtf}}, foxglove=options.foxglove, gui=options.gui)
-    run_dir = run.folder
-    record = PressRecord()
-    report = {"scene": "franka_press", "tree": TREE_ID, "real_time_factor": options.rtf,
-              "ros_domain_id": run.domain, "success": False}
-    say(f"demo: run folder {run_dir}")
-    watch = watch_line(run.plan)
-    if watch:
-        say(watch)
-    wall_start = time.monotonic()
-    result = run_with_nodes(run, report, lambda status_log: PressWatcher(record, status_log),
-                            lambda watcher, supervisor: _execute(watcher, supervisor, record, options, say,
-                                                                 report), say)
-    report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
-    log = press_log(record, wall_frame())
-    report["press"] = grade(log)
-    with record.lock:
-        report["moves"] = {name: [round(v, 3) if v is not None else None for v in span]
-                           for name, span in record.spans.items()}
+    log = press_log(follower.record, wall_frame())
+    press = grade(log)
     if log.time:
         write_press_csv(log, run_dir / "press.csv")
         draw_press(log, run_dir / "press.png", title="franka_press demo (ROS): FrankaPress tree, "
                    "hybrid_press 10 N into the 45° wall, three in-plane poses")
-        report["plot"] = "press.png"
-    report["success"] = bool(result == "SUCCESS" and report["press"]["ok"])
-    report.update(btlog_entry(run_dir))
-    report.update(recording_entry(run_dir))
-    write_report(run_dir / "report.json", report)
-    steady = report["press"]["steady_state"]
-    say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - force {steady['force_mean_n']} ± "
-        f"{steady['force_std_n']} N; in-plane error max " +
-        ", ".join(f"{t.get('in_plane_error_max_mm', '?')} mm" for t in report["press"]["targets"]) +
-        f"; wall {report['wall_time_s']} s, sim {report.get('sim_time_s', '?')} s; see {run_dir}/report.json")
-    return 0 if report["success"] else 1
+        follower.files["plot"] = "press.png"
+    steady = press["steady_state"]
+    summary = (f"force {steady['force_mean_n']} ± {steady['force_std_n']} N; in-plane error max " +
+               ", ".join(f"{t.get('in_plane_error_max_mm', '?')} mm" for t in press["targets"]))
+    return "press", press, press["ok"], summary
 
 
-def _execute(watcher, supervisor, record, options, say, report) -> str | None:
-    """Send the ExecuteTree goal and wait for its result; the tree's node_status or None."""
-    if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
-        say(f"demo: {report['error']}")
-        return None
-    from robot_tasks.ros.driver_goal import DriverGoal
+def _no_disturbance(mode: str):
+    # the catalog refuses every --disturb for franka_press first (its spec names none)
+    raise TaskError(f"franka_press takes no disturbance, not {mode}")
 
-    sent = DriverGoal(watcher.execute, watcher.ExecuteTree.Goal(target_tree=TREE_ID))
-    sim_start = record.sim_time
-    say(f"demo: running {TREE_ID}")
-    deadline, seen = time.monotonic() + options.timeout, set()
-    while True:
-        check_nodes(supervisor, report)
-        if time.monotonic() > deadline:
-            report["error"] = f"timed out after {options.timeout} s"
-            return None
-        outcome = executed(sent, report)
-        with record.lock:
-            started = [n for n in record.spans if n not in seen]
-        for name in started:
-            seen.add(name)
-            say(f"[sim {record.sim_time:6.2f} s] {name}")
-        if outcome is not None:
-            result = outcome[1]
-            report["sim_time_s"] = round(record.sim_time - sim_start, 2)
-            report["tree_result"] = {"node_status": result.node_status, "message": result.return_message}
-            say(f"demo: tree finished: {result.node_status} ({result.return_message or 'no message'})")
-            return result.node_status
-        time.sleep(0.05)
+
+def _not_on_poses(_poses, _first_poses, _counted):
+    # the runner calls grade_followed instead: nothing ends anywhere worth grading here
+    raise TaskError("franka_press is graded on its recording (grade_press), not on final poses")
+
+
+PRESS = DemoTask(name="franka_press", tree_id=TREE_ID, phases=PHASES, counted="", counted_as="", recoveries={},
+                 make_rule=_no_disturbance, grade=_not_on_poses, follow=PressFollower,
+                 follow_topics=FOLLOW_TOPICS, grade_followed=grade_press, timeout=TIMEOUT)

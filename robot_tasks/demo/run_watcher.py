@@ -4,7 +4,8 @@ The watcher is a RosClient spun in a thread: the tree executor's tree_status (ea
 status changes: the phases, the recoveries), its log lines (the task's decisions), the camera
 (the montage's frames), the sim's ground truth of the objects and /clock come in; the
 ExecuteTree goal and the sim's perturb_object requests go out. Everything it hears lands in
-one RunState, read by the runner's loop under the state's lock. `send_perturb` and
+one RunState, read by the runner's loop under the state's lock; the topics a task names for
+its follower (DemoTask.follow_topics) go, message by message, to that follower. `send_perturb` and
 `print_events` are the loop's two steps that the two-host disturber reuses
 (robot_tasks/testing/remote_disturb.py).
 """
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame
 from robot_tasks.demo.report import positions_of
-from robot_tasks.tasks.episode import DemoTask
+from robot_tasks.tasks.episode import DemoTask, FollowTopic
 
 if TYPE_CHECKING:                     # the runner's options, read here; the runner imports this module
     from robot_tasks.demo.runner import DemoOptions
@@ -28,7 +29,9 @@ MAX_TASK_LOG = 400
 TREE_EXECUTOR_LOGGER = "tree_executor"
 
 
-PHASE_LEAVES = ("MoveToPose", "GripperCommand", "MoveToJoints")
+# the leaves that move something: a task's phase is one of these (CompliantMove and
+# SwitchController: the press's compliant moves and its hand-back to the trajectory controller)
+PHASE_LEAVES = ("MoveToPose", "GripperCommand", "MoveToJoints", "CompliantMove", "SwitchController")
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,7 @@ class RunWatcher:
         from robot_tasks_interfaces.srv import PerturbObject
 
         self.task, self.state, self.status_log = task, state, status_log
+        followed = [(follow, _message_type(task, follow)) for follow in task.follow_topics]   # before any node
         # DDS: the demo has set up loopback itself (configure_loopback_dds, whatever the caller's environment)
         self.ros = RosClient(f"{task.name}_demo", configure_dds=False)
         self.node = self.ros.node
@@ -99,6 +103,11 @@ class RunWatcher:
                                       reliability=ReliabilityPolicy.RELIABLE))
         self.node.create_subscription(Clock, "/clock", self._on_clock,
                                       QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT))
+        for follow, msgtype in followed:       # the task's own topics, straight to its follower
+            self.node.create_subscription(msgtype, follow.topic,
+                                          lambda msg, topic=follow.topic: state.follower.on_message(topic, msg),
+                                          QoSProfile(depth=follow.depth, reliability=ReliabilityPolicy.BEST_EFFORT
+                                                     if follow.best_effort else ReliabilityPolicy.RELIABLE))
         self.execute = ActionClient(self.node, ExecuteTree, "execute_tree")
         self.perturb = self.node.create_client(PerturbObject, "perturb_object")
         self.ExecuteTree, self.PerturbObject = ExecuteTree, PerturbObject
@@ -203,6 +212,16 @@ class RunWatcher:
         if pixels is not None:
             self.state.named_frames[stem] = pixels
         return pixels is not None
+
+
+def _message_type(task: DemoTask, follow: FollowTopic):
+    """The message class a FollowTopic names; a ValueError naming the task and topic if none."""
+    from robot_tasks.ros.leaves.topic_nodes import import_message_type
+
+    try:
+        return import_message_type(follow.msgtype)
+    except ValueError as exc:
+        raise ValueError(f"{task.name}: follow topic {follow.topic}: {exc}") from None
 
 
 def send_perturb(watcher, request):

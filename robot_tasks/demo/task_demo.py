@@ -2,8 +2,9 @@
 episode benches and the speed table.
 
 The task's spec (robot_tasks/tasks/<package>/task.py, found by robot_tasks.tasks.catalog)
-names its demo: a DemoTask, which the episode runner (runner.py) runs, or a runner of the
-task's own (the press: `run(out=, rtf=, timeout=, config=, foxglove=, gui=, say=)`).
+names its demo, a DemoTask, which the one episode runner (runner.py) runs; with no
+`timeout` given, the task's own default (DemoTask.timeout: the press's 180 s), else the
+runner's.
 
     code = run_task_demo("ur10_palletizing", seed=3, disturb="tilt", out=Path("runs"), rtf=0)
 
@@ -33,14 +34,14 @@ def run_task_demo(name: str, *, seed: int = 0, disturb: str | None = None, pick_
     if pick_object is not None and pick_object not in spec.objects:
         raise TaskError(f"{name} picks {', '.join(spec.objects) or 'no chosen object'}, not {pick_object}")
     demo = spec.load_demo()
-    if not isinstance(demo, DemoTask):            # a runner of the task's own
-        if disturb or pick_object or nodes is not None or not render:   # a seed is a repeat (no random part)
-            raise TaskError(f"{name}'s demo takes no disturbance, object, node reuse or --no-render")
-        return demo(out=out, rtf=rtf, timeout=timeout, config=config, foxglove=foxglove, gui=gui, say=say)
+    if not isinstance(demo, DemoTask):
+        raise TaskError(f"{name}'s spec names {spec.demo}, which is not a DemoTask (robot_tasks/tasks/episode.py)")
     options = DemoOptions(task=demo, seed=seed, disturb=disturb, out=out, rtf=rtf, foxglove=foxglove, gui=gui,
                           pick_object=pick_object, render=render)
     if timeout is not None:
         options.timeout = timeout
+    elif demo.timeout is not None:
+        options.timeout = demo.timeout
     if config is not None:
         options.config = config
     return run_demo(options, say=say, nodes=nodes)

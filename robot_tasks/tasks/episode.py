@@ -13,10 +13,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from robot_tasks.tasks.errors import TaskError
+
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 # A DemoTask.bag_topics entry, (topic, type, max rate): every trajectory the root-namespace arm
 # server sent its driver (robot_tasks/demo/sent_trajectories.py checks them against the limits)
 SENT_TRAJECTORY_TOPIC = ("arm_server/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
+
+
+@dataclass(frozen=True)
+class FollowTopic:
+    """A topic the task's follower hears, besides what the runner's watcher listens to itself.
+
+    A task graded on what happened over time rather than on where things ended (the press:
+    the contact force and the tool pose at every sim step) names the topics it needs; the
+    watcher subscribes to each on its own node and hands every message, as it arrives, to
+    the follower's on_message(topic, message). The task declares, the runner subscribes:
+    the task's code holds no ROS node of its own.
+    """
+
+    topic: str
+    msgtype: str                 # "geometry_msgs/msg/WrenchStamped"
+    best_effort: bool = False    # for a best-effort publisher: a reliable subscriber gets nothing from it
+    depth: int = 200             # a burst of samples (100 Hz) waits here while the watcher is busy
 
 
 @dataclass(frozen=True)
@@ -49,6 +68,15 @@ class DemoTask:
                 robot's result, how long both arms moved at once, the cubes bumped); if it
                 has them, on_log(line) gets the tree executor's log lines and on_poses(sim
                 time, positions) the ground truth, all from the watcher's one thread
+    follow_topics   optional: FollowTopics whose every message goes to the follower's
+                on_message(topic, message), same thread (the press: force and pose samples)
+    grade_followed  optional: (follower, run folder) -> the same four as `grade`, for a task
+                graded on what its follower recorded instead of on the final poses (the press:
+                10 N held at three targets); it may write files of its own into the run
+                folder (press.csv, press.png); the follower's summary() is read after it.
+                `grade` is then not called.
+    timeout     optional: wall s for the whole run when the caller names none (None: the
+                runner's default)
     """
 
     name: str
@@ -69,6 +97,14 @@ class DemoTask:
     bag_topics: tuple = ()
     camera_topic: tuple | None = None
     follow: Callable | None = None
+    follow_topics: tuple[FollowTopic, ...] = ()
+    grade_followed: Callable | None = None
+    timeout: float | None = None
+
+    def __post_init__(self):
+        # both hand their data to a follower: without one they would fail mid-run, not here
+        if (self.follow_topics or self.grade_followed) and self.follow is None:
+            raise TaskError(f"{self.name}: follow_topics and grade_followed need a `follow` (the follower they feed)")
 
     @property
     def config(self) -> Path:

@@ -13,8 +13,8 @@ a demo runs: a task package stays pure (no ROS, no demo runner imported), as the
     tree_id       the BehaviorTree the ExecuteTree goal names
     leaves        "module:function" registering its BT leaves on a factory ("" when its tree
                   uses only shared and ROS leaves); robot_tasks.tasks.register_nodes calls it
-    demo          "module:attribute" of its demo: a DemoTask (robot_tasks/tasks/episode.py) or,
-                  for a task with a runner of its own, that runner's `run(options, say)`
+    demo          "module:attribute" of its demo, a DemoTask (robot_tasks/tasks/episode.py), which
+                  the one episode runner (robot_tasks/demo/runner.py) runs
     disturbances  the --disturb modes its demo knows
     objects       the objects it can be asked to pick (--object), first the default
     items         the report.json key of the graded items (cubes, bins, stacks), if any
