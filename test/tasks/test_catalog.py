@@ -26,11 +26,8 @@ def test_every_task_has_its_files_targets_and_demo(spec):
         assert (REPO / path).is_file(), path
     assert spec.target(None) is not None and all(spec.target(mode) is not None for mode in spec.disturbances)
     assert all(0.0 < percent <= 100.0 for percent in spec.targets.values())
-    demo = spec.load_demo()
-    if isinstance(demo, DemoTask):
-        assert (demo.name, demo.tree_id) == (spec.name, spec.tree_id)
-    else:
-        assert callable(demo) and not spec.disturbances and not spec.objects   # a runner of its own
+    demo = spec.load_demo()           # every task runs in the one episode runner
+    assert isinstance(demo, DemoTask) and (demo.name, demo.tree_id) == (spec.name, spec.tree_id)
 
 
 def test_an_unknown_task_names_the_known_ones():
