@@ -76,7 +76,6 @@ class LateAcceptance:
         self.probe_after_s = float(probe_after_s)
         self._next_probe = sent_at + self.probe_after_s
         self._ours = self._control = None
-        self.probes = 0
 
     def check(self, now: float):
         from unique_identifier_msgs.msg import UUID
@@ -86,7 +85,6 @@ class LateAcceptance:
                 self._ours = self.handle.get_result_async()          # sent first: looked at first
                 nobody = UUID(uuid=list(uuid.uuid4().bytes))
                 self._control = handle_for_id(self.client, self.action_type, nobody).get_result_async()
-                self.probes += 1
             return None
         if self._ours.done():
             if self._ours.exception() is None and not is_unknown_goal(self._ours):
