@@ -61,15 +61,14 @@ def run(args) -> int:
     if not math.isfinite(args.rtf) or args.rtf < 0 or (args.timeout is not None and not args.timeout > 0):
         print("robot-tasks demo: --rtf must be >= 0 and --timeout > 0", file=sys.stderr)
         return 2
-    from robot_tasks.bringup import BringupError
     from robot_tasks.demo.task_demo import run_task_demo
-    from robot_tasks.tasks.errors import TaskError
+    from robot_tasks.errors import RobotTasksError
 
     try:
         return run_task_demo(args.name, seed=args.seed, disturb=args.disturb, pick_object=args.object, out=args.out,
                              rtf=args.rtf, timeout=args.timeout, config=args.config, foxglove=args.foxglove,
                              gui=args.gui, render=args.render, say=lambda line: print(line, flush=True))
-    except (BringupError, TaskError) as exc:
+    except RobotTasksError as exc:      # a bad bringup file, task name or mode, a missing extra, ...
         print(f"robot-tasks demo: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # the nodes were stopped on the way out (run_demo's finally)

@@ -67,7 +67,11 @@ def _typestore_for(msgtypes):
 
 class BagRecorder:
     def __init__(self, node, path: Path, topics: list):
-        from rosbags.rosbag2 import StoragePlugin, Writer
+        try:
+            from rosbags.rosbag2 import StoragePlugin, Writer
+        except ModuleNotFoundError:
+            raise BagError(f"recording {path} needs rosbags, the package's 'record' extra: "
+                           f"pip install 'robot_tasks[record]' (make setup installs it)") from None
 
         self.path = Path(path)
         self._node = node

@@ -2,10 +2,12 @@
 no ROS) opens: every message that was sent is in it, decoded back to what was sent."""
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
 
+from robot_tasks.ros.bag_recorder import BagError, BagRecorder
 from robot_tasks.testing.harness import RosTestNode
 
 pytestmark = pytest.mark.ros
@@ -68,3 +70,9 @@ def test_bag_holds_every_sent_message_and_thins_a_rate_limited_topic(ros_env, la
     assert read["/bag_test/tree_status"][3].changes[0].name == "n3"
     assert read["/bag_test/detections"][0].objects[0].label == "banana"
     assert (bag_path / "metadata.yaml").is_file() and list(bag_path.glob("*.mcap"))
+
+
+def test_without_rosbags_the_recorder_says_which_extra_to_install(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "rosbags.rosbag2", None)      # as if the extra were not installed
+    with pytest.raises(BagError, match=r"needs rosbags, the package's 'record' extra: pip install 'robot_tasks\[record\]'"):
+        BagRecorder(object(), tmp_path / "bag", [])
