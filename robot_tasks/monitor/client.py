@@ -101,14 +101,21 @@ class Groot2Client:
         return self.request(kind, json.dumps(obj))
 
     # ---- decoded requests: PublisherUnreachable / PublisherRefused -----------------------
-    def ask(self, kind: str, *payload) -> Reply:
-        """One request; a timeout resets the socket and raises PublisherUnreachable."""
+    def ask(self, kind: str, *payload, timeout_ms: int | None = None) -> Reply:
+        """One request; a timeout (`timeout_ms`, default the client's) resets the socket and
+        raises PublisherUnreachable."""
+        wait_ms = int(timeout_ms or self.timeout_ms)
+        if wait_ms != self.timeout_ms:
+            self.req.setsockopt(self._zmq.RCVTIMEO, wait_ms)
         try:
             reply = self.request(kind, *payload)
         except self._zmq.Again:
             self.reset()
             raise PublisherUnreachable(f"no answer from the Groot2 publisher at {self.address} "
-                                       f"in {self.timeout_ms} ms") from None
+                                       f"in {wait_ms} ms") from None
+        finally:
+            if wait_ms != self.timeout_ms:
+                self.req.setsockopt(self._zmq.RCVTIMEO, self.timeout_ms)
         if reply.is_error:
             raise PublisherRefused(f"{self.address} refused '{kind}': {reply.error_text}")
         return reply
@@ -123,11 +130,12 @@ class Groot2Client:
         reply = self.ask("S")
         return reply.uuid, P.unpack_status(reply.payload[0] if reply.payload else b"")
 
-    def blackboards(self, names: list[str]) -> dict:
-        """{name: {key: value}} for the named blackboards (MessagePack decoded)."""
+    def blackboards(self, names: list[str], timeout_ms: int | None = None) -> dict:
+        """{name: {key: value}} for the named blackboards (MessagePack decoded). A tree with
+        big values in many boards takes its publisher a while to dump: give it `timeout_ms`."""
         import msgpack
 
-        reply = self.ask("B", ";".join(names))
+        reply = self.ask("B", ";".join(names), timeout_ms=timeout_ms)
         data = msgpack.unpackb(reply.payload[0], raw=False, strict_map_key=False) if reply.payload else None
         return data if isinstance(data, dict) else {}
 

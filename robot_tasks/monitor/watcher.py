@@ -6,7 +6,10 @@ owns the ZeroMQ sockets (they are not thread-safe) and loops:
 - no tree yet (or the tree UUID changed: the executor started a new run) -> FULLTREE;
 - every `status_period` (100 ms) -> STATUS, reported only when the bytes changed;
 - every `blackboard_period` (0.5 s) -> BLACKBOARD for the main tree and each subtree,
-  reported only when the values changed;
+  reported only when the values changed. A big tree's dump is slow (the stacking tree has
+  a 30 kB robot_description in a dozen subtree boards; the pyramid's twice as many), and
+  the publisher answers one request at a time, so the next dump waits at least four times
+  as long as the last one took: STATUS keeps its pace, and the dump gets a longer timeout;
 - recording: on each new tree it asks the publisher to record transitions (the "r"
   request) and collects them every poll ("t"), so the page can scrub back through every
   change, also those that came and went between two STATUS polls. The publisher hands
@@ -16,7 +19,8 @@ owns the ZeroMQ sockets (they are not thread-safe) and loops:
   one-shot breakpoint on every node that has no hook of its own, releases the paused
   node, and when the next "breakpoint reached" arrives it removes the one-shots that did
   not fire (the tree is paused then, so none of them can fire meanwhile);
-- "breakpoint reached" notices from the PUB socket are reported as they arrive.
+- "breakpoint reached" notices from the PUB socket are reported as they arrive, and
+  before every poll (so a pause is reported even while requests fail).
 
 Polling is also the publisher's heartbeat: a publisher that hears nothing for 5 s
 disables every hook, so that a breakpoint nobody watches does not block the tree
@@ -44,6 +48,7 @@ from .values import jsonable
 
 BREAKPOINT, REPLACE = 0, 1
 MAX_RECORDED = 20_000   # transitions kept for a page that opens later (the newest)
+BLACKBOARD_TIMEOUT_MS = 8000   # a big dump on a loaded machine: seconds, not a dead publisher
 RESULTS = ("SUCCESS", "FAILURE")
 
 
@@ -133,6 +138,7 @@ class PublisherWatch:
                         state["connected"] = True
                         self._emit("connection", ok=True, message=f"connected to {self.label}")
                 except (PublisherUnreachable, PublisherRefused, TreeXmlError) as exc:
+                    self._drain_notices(client)
                     if state["connected"] is not False or str(exc) != state.get("error"):
                         state["connected"], state["error"] = False, str(exc)
                         self._emit("connection", ok=False, message=self._explain(exc))
@@ -159,11 +165,7 @@ class PublisherWatch:
         """Sleep until the next poll, waking for breakpoint notices and page commands."""
         deadline = time.monotonic() + seconds
         while not self._stop.is_set():
-            uid = client.next_notice(0)
-            if uid is not None:
-                if self._stepping:
-                    self._end_step(client, uid)
-                self._emit("breakpoint", uid=uid)
+            if self._drain_notices(client):
                 continue
             if not self.commands.empty():
                 return
@@ -172,7 +174,21 @@ class PublisherWatch:
                 return
             client.sub.poll(int(min(left, 0.05) * 1000) + 1)
 
+    def _drain_notices(self, client: Groot2Client) -> bool:
+        """Report every "breakpoint reached" notice waiting on the SUB socket; True if any."""
+        any_notice = False
+        while (uid := client.next_notice(0)) is not None:
+            any_notice = True
+            if self._stepping:
+                try:
+                    self._end_step(client, uid)
+                except (PublisherUnreachable, PublisherRefused):
+                    pass   # the hooks message comes with the next successful poll
+            self._emit("breakpoint", uid=uid)
+        return any_notice
+
     def _poll_once(self, client: Groot2Client, state: dict) -> None:
+        self._drain_notices(client)
         while not self.commands.empty():
             self._run_command(client, *self.commands.get_nowait())
         uuid, statuses = client.status()
@@ -191,8 +207,9 @@ class PublisherWatch:
             self._emit("status", statuses=[[uid, status] for uid, status in statuses])
         now = time.monotonic()
         if now >= state["next_bb"] and state["board_names"]:
-            state["next_bb"] = now + self.blackboard_period
-            boards = jsonable(client.blackboards(state["board_names"]))
+            boards = jsonable(client.blackboards(state["board_names"], timeout_ms=BLACKBOARD_TIMEOUT_MS))
+            took = time.monotonic() - now
+            state["next_bb"] = time.monotonic() + max(self.blackboard_period, 4 * took)
             if boards != state["boards"]:
                 state["boards"] = boards
                 self._emit("blackboard", boards=boards)

@@ -3,11 +3,12 @@
 A monitor test pauses a real tree and must see the arm stand still, then move again after
 the resume click. The arm's truth is its `joint_states` topic; this script joins the
 demo's DDS domain (on loopback: `robot_tasks.ros.dds`), subscribes to the topic, and prints
-one JSON line about ten times a second: `[monotonic s, [positions of the named joints]]`.
+one JSON line about ten times a second: `[monotonic s, [positions of the named joints]]`
+(no joint named: every joint of the message, in its order).
 CLOCK_MONOTONIC is the same clock in every process of the machine, so the test can line
 these lines up with what it did and when.
 
-    python joint_probe.py DOMAIN_ID LOG_DIR TOPIC SECONDS JOINT [JOINT ...]
+    python joint_probe.py DOMAIN_ID LOG_DIR TOPIC SECONDS [JOINT ...]
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from robot_tasks.ros.dds import configure_loopback_dds
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 5:
+    if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
     domain, log_dir, topic, seconds, joints = int(argv[0]), argv[1], argv[2], float(argv[3]), argv[4:]
@@ -40,7 +41,8 @@ def main(argv: list[str]) -> int:
         by_name = dict(zip(msg.name, msg.position))
         if all(name in by_name for name in joints):
             last[0] = now
-            print(json.dumps([now, [by_name[name] for name in joints]]), flush=True)
+            positions = [by_name[name] for name in joints] if joints else list(msg.position)
+            print(json.dumps([now, positions]), flush=True)
 
     node.create_subscription(JointState, topic, on_message, 10)
     end = time.monotonic() + seconds   # bounded: the probe never outlives its test
