@@ -116,7 +116,10 @@ function setStatus(p, uid, status) {
   const li = p.nodes.get(uid);
   if (!li) return;
   li.dataset.status = String(status);
-  if (li.classList.contains("paused")) clearPause(p, uid);   // it ticked: released (here or elsewhere)
+  // RUNNING/SUCCESS/FAILURE/SKIPPED: it ticked, so it was released (here or elsewhere). A
+  // reset to IDLE is not a tick: the poll after the notice may still bring the resets its
+  // parent made in the same tick, just before the pause (a Sequence starting over)
+  if (li.classList.contains("paused") && status > 0 && status < 10) clearPause(p, uid);
   for (const name of STATUS_NAMES) li.classList.remove("st-" + name, "was-" + name);
   // 10 + s: IDLE after status s (the publisher keeps it so the page can show "just finished")
   if (status >= 10) li.classList.add("st-idle", "was-" + (STATUS_NAMES[status - 10] || "idle"));
@@ -256,6 +259,8 @@ const handlers = {
   tree(m) { renderTree(m.pub, m.tree); },
   status(m) {
     const p = pubs.get(m.pub);
+    // a paused tree changes nothing: a second STATUS change after the notice means it went on
+    if (p.paused.dataset.uid && ++p.changesSincePause >= 2) clearPause(p, Number(p.paused.dataset.uid));
     for (const [uid, s] of m.statuses) p.live.set(uid, s);
     if (!p.scrubbing) for (const [uid, s] of m.statuses) setStatus(p, uid, s);
   },
@@ -291,6 +296,7 @@ const handlers = {
     const li = p.nodes.get(m.uid);
     if (li) li.classList.add("paused");
     p.paused.dataset.uid = String(m.uid);
+    p.changesSincePause = 0;
     p.paused.textContent = `paused before node ${m.uid}` + (li ? ` (${li.querySelector(".name").textContent})` : "");
   },
   connection(m) {
