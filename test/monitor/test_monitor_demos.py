@@ -173,16 +173,7 @@ def stop_child(process: subprocess.Popen, first=signal.SIGINT, wait_s: float = 6
         process.wait(10)
 
 
-# The pyramid's case does not pass yet: a breakpoint clicked on panda_2's count_my_stack
-# stalled the executor's tree a few seconds later (twice, at sim 12 s and 19 s, in panda_2's
-# look_at_the_stack), the page never said "paused", and the publisher answered no request
-# for 10 s; the demo then gave up (no status change for 60 s) and the executor needed
-# SIGKILL. The kinematic two-tree test (test_monitor_pyramid.py) pauses and resumes panda_2.
-PYRAMID_STALLS = "a breakpoint in the pyramid's ROS tree stalls the executor's publisher (see above)"
-
-
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.skip(reason=PYRAMID_STALLS))
-                                  if name == "franka_pyramid" else name for name in sorted(CASES)])
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_a_running_demo_tree(name, tmp_path):
     reason = Browser.available()
     if reason:
