@@ -66,10 +66,9 @@ class Trace:
 
     def window(self, start: float, end: float) -> "Trace":
         """The rows with start <= stamp < end (seconds). Half-open, because a phase window
-        ends at the tick that began the next phase: that tick's command (the release after
-        the transport) can reach the sim before its step at that very time, so the row
-        stamped `end` may already carry it (seen on a clean-clone run: the fingers open in
-        the transport's last row)."""
+        ends at the start of the tick that began the next phase (tree_status is stamped with
+        its tick's start), and that tick's command (the release after the transport) may be
+        carried out in the very step stamped `end`."""
         keep = (self.stamps >= start) & (self.stamps < end)
         return Trace(self.stamps[keep], self.state[keep], self.action[keep])
 

@@ -164,8 +164,11 @@ class ExecuteTreeServer:
             self._finish(active, Result.CANCELLED, NodeStatus.IDLE, "cancelled; the tree was halted")
             return
         run = active.run
+        # the tick's changes are stamped with its start: a goal a leaf sends during the tick can
+        # reach the sim and be carried out before the clock reads the tick's end
+        started = self.node.get_clock().now()
         if self.monitors.ticking:  # a recording: it notes each tick with the node's clock
-            self.monitors.begin_tick(run.tick_count + 1, self.node.get_clock().now().nanoseconds * 1e-9)
+            self.monitors.begin_tick(run.tick_count + 1, started.nanoseconds * 1e-9)
         try:
             status = run.tick()
         except NodeTickError as exc:
@@ -177,7 +180,7 @@ class ExecuteTreeServer:
             if change.status == "FAILURE" and change.uid in run.paths and self._is_leaf(run, change.uid):
                 active.last_failure = change
         if changes:
-            self._publish_status(active, changes)
+            self._publish_status(active, changes, stamp=started)
         if status in FINISHED:
             if status is NodeStatus.SUCCESS:
                 self._finish(active, Result.SUCCESS, status, "")
@@ -227,10 +230,11 @@ class ExecuteTreeServer:
                                           tick_count=run.tick_count))
 
     def _publish_status(self, active: ActiveGoal, changes: list[StatusChange],
-                        root_status: NodeStatus | None = None) -> None:
+                        root_status: NodeStatus | None = None, stamp=None) -> None:
+        """Publish `changes` on tree_status, stamped `stamp` (the tick's start; default now)."""
         run = active.run
         msg = TreeStatus()
-        msg.header.stamp = self.node.get_clock().now().to_msg()
+        msg.header.stamp = (stamp or self.node.get_clock().now()).to_msg()
         msg.tree_id = run.tree_id
         msg.tick_count = run.tick_count
         msg.root_status = (root_status or run.root_status).name
