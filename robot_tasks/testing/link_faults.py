@@ -228,8 +228,14 @@ def link_lost(out: Path, seed: int = 0) -> FaultOutcome:
 
 
 # ---- the robot's computer dies and boots again ------------------------------------------------
+PEER_SEEN_S = 30.0      # s for the task host to discover the robot's sim over the link before the kill
 def robot_restart(out: Path, seed: int = 0) -> FaultOutcome:
     def run(hosts: TwoHosts, cell: SplitCell) -> FaultOutcome:
+        # the task host must have seen the first sim: a robot killed before its discovery over the
+        # link finished is only ever seen once, so nothing could be reported "back" (a clean-clone
+        # run killed it 1 s after the task host's peer_watch started, which saw only the new sim)
+        if not cell.wait_peer_line("task", f"peer {ROBOT_PEER} is in the ROS graph", PEER_SEEN_S):
+            return FaultOutcome(False, f"the task host never saw {ROBOT_PEER} within {PEER_SEEN_S:g} s", {})
         cell.kill_robot()
         time.sleep(2.0)
         booting = time.monotonic()

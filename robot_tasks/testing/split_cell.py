@@ -128,6 +128,15 @@ class SplitCell:
                 found.append((float(stamp.group(1)), line))
         return found
 
+    def wait_peer_line(self, host: str, what: str, timeout: float) -> bool:
+        """Wait up to `timeout` s for `host`'s peer_watch to report `what`; whether it did."""
+        deadline = time.monotonic() + timeout
+        while not self.peer_lines(host, what):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
+        return True
+
     def alive(self, host: str) -> bool:
         return host in self.bringups and self.bringups[host].poll() is None
 
