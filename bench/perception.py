@@ -50,10 +50,10 @@ from pathlib import Path
 import numpy as np
 import pybullet as p
 
-from robot_tasks.bringup import load_plan
 from robot_tasks.perception import CameraIntrinsics, Detector, intrinsics_from_pybullet_projection
 from robot_tasks.perception.catalog import catalog_for
 from robot_tasks.perception.geometry import matrix_from_quat
+from robot_tasks.process import load_plan
 from robot_tasks.sim import World
 
 CUBES = ["blue_cube", "green_cube", "red_cube", "yellow_cube"]

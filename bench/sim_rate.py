@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pybullet as p  # noqa: E402
 
-from robot_tasks.bringup import load_plan  # noqa: E402
+from robot_tasks.process import load_plan  # noqa: E402
 from robot_tasks.sim import World  # noqa: E402
 from robot_tasks.sim.scenes import scene_names  # noqa: E402
 

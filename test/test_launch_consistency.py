@@ -16,7 +16,7 @@ import pytest
 import yaml
 from defusedxml import ElementTree
 
-from robot_tasks.bringup import load_plan, node_argv
+from robot_tasks.process import load_plan, node_argv
 
 REPO = Path(__file__).resolve().parents[1]
 LAUNCH_FILES = sorted((REPO / "launch").glob("*.launch.xml"))

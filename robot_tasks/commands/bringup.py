@@ -30,7 +30,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from robot_tasks.bringup import FOXGLOVE_NODE
+from robot_tasks.process import FOXGLOVE_NODE
 
 
 def register(subparsers) -> None:
@@ -58,7 +58,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from robot_tasks.bringup import (
+    from robot_tasks.process import (
         BringupError,
         Supervisor,
         check_executables,

@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import Supervisor, child_environment
 from robot_tasks.demo.session import check_nodes, prepare_run, run_stamp
+from robot_tasks.process import Supervisor, child_environment
 
 CANCEL_WAIT_S = 20.0      # wall s for a cancelled tree's result: longer means a server is stuck
 RESET_WAIT_S = 60.0       # wall s for reset_scene (the sim answers after its stepping thread did it)

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import foxglove_url, load_plan
 from robot_tasks.demo.montage import write_montage
 from robot_tasks.demo.report import write_report
 from robot_tasks.demo.run_watcher import RunState, RunWatcher, print_events, send_perturb
@@ -54,6 +53,7 @@ from robot_tasks.demo.session import (
     wait_for_server,
     watch_line,
 )
+from robot_tasks.process import foxglove_url, load_plan
 from robot_tasks.tasks.episode import DemoTask
 
 

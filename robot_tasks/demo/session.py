@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.bringup import (
+from robot_tasks.process import (
     FOXGLOVE_NODE,
     Supervisor,
     check_executables,
@@ -30,7 +30,7 @@ from robot_tasks.bringup import (
 
 @dataclass(frozen=True)
 class DemoRun:
-    plan: object          # robot_tasks.bringup.BringupPlan
+    plan: object          # robot_tasks.process.BringupPlan
     folder: Path
     params: Path          # the YAML copy with the demo's overrides
     domain: int

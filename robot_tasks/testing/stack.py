@@ -4,7 +4,7 @@
 test needs the opposite: to kill one node at a moment it picks (as a crash would: SIGKILL,
 no clean-up), to watch what the others do, and to start that node again with the same
 command line. :class:`NodeStack` starts the nodes of the file exactly as bringup does
-(:func:`robot_tasks.bringup.node_argv`, the file's parameters plus a few overrides written
+(:func:`robot_tasks.process.node_argv`, the file's parameters plus a few overrides written
 to a copy), each one a :class:`~robot_tasks.testing.harness.NodeProcess` of the test's
 :class:`~robot_tasks.testing.harness.NodeLauncher` (own process group, log file, leak
 check at the end).
@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from robot_tasks.bringup import load_plan, node_argv, with_overrides
+from robot_tasks.process import load_plan, node_argv, with_overrides
 from robot_tasks.testing.harness import HarnessError, NodeLauncher, NodeProcess
 
 

@@ -1,4 +1,4 @@
-"""robot_tasks.bringup: reading the bringup YAML, command lines, overrides, clear errors."""
+"""robot_tasks.process.plan and command_line: reading the bringup YAML, command lines, overrides, clear errors."""
 from __future__ import annotations
 
 import textwrap
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from robot_tasks.bringup import (
+from robot_tasks.process import (
     BringupError,
     check_executables,
     child_environment,

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from paths import REPO
 
-from robot_tasks.bringup import load_plan, node_argv
+from robot_tasks.process import load_plan, node_argv
 from robot_tasks.ros.error_codes import code_name
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]

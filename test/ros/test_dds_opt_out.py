@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from robot_tasks.bringup import child_environment
+from robot_tasks.process import child_environment
 from robot_tasks.ros import dds
 from robot_tasks.testing.procfs import inet_sockets_of
 

@@ -1,4 +1,4 @@
-"""Start a set of nodes from one YAML file -- the same file `ros2 launch` uses.
+"""The bringup plan: which nodes to start, from one YAML file -- the same file `ros2 launch` uses.
 
 The file is a ROS 2 params file (`<node>: ros__parameters: {...}`), so a launch file can
 hand it to every node unchanged. The node list lives in it too, as the parameters of a
@@ -33,32 +33,23 @@ documents) instead of its `remappings`, and `real_params` -- a second params fil
 after this one (`use_sim_time: false`, the real robot's joint and frame names) -- is
 given to every node.
 
-`load_plan(path, driver)` reads and checks it (errors name the file and the key);
-`node_argv(...)` builds each command line; `Supervisor` runs the processes, prefixes
-their output with the node name, and supervises them as `ros2 launch` does: a node
-with `respawn` is started again `respawn_delay` s after it exits; the exit of a
-`required` node stops all the others (SIGINT, then SIGTERM, then SIGKILL); any other
-node's exit is reported and the rest go on; when every node has ended, so does bringup.
-No ROS import here: the nodes are separate processes that get their DDS environment
-from `robot_tasks.ros.dds`.
+`load_plan(path, driver)` reads and checks it (errors name the file and the key) into a
+:class:`BringupPlan` of :class:`NodeSpec`; `with_overrides` writes a copy with some
+parameters changed (`bringup --set`, the demos); `peer_watch_spec` adds the node that
+reports peers on other computers. Turning a NodeSpec into a command line is
+:mod:`robot_tasks.process.command_line`'s job; running it, :mod:`robot_tasks.process.supervisor`'s.
 """
 from __future__ import annotations
 
 import importlib.util
 import os
-import signal
-import subprocess
-import sys
-import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import yaml
 
 from robot_tasks.errors import RobotTasksError
-from robot_tasks.ros.dds import loopback_environment
 
 PLAN_KEY = "bringup"
 PARAMS_KEY = "ros__parameters"
@@ -253,21 +244,6 @@ def parse_set_option(text: str) -> tuple[str, str, Any]:
     return node, param, yaml.safe_load(value)
 
 
-def node_argv(spec: NodeSpec, plan: BringupPlan, params_file: Path, python: str = sys.executable) -> list[str]:
-    """The command line of one node: `python -m robot_tasks.nodes.X --ros-args ...`."""
-    argv = [python, "-m", spec.module, "--ros-args", "-r", f"__node:={spec.name}"]
-    if plan.namespace:
-        argv += ["-r", f"__ns:=/{plan.namespace}"]
-    argv += ["--params-file", str(params_file)]
-    if plan.overlay is not None:               # read second: its values win
-        argv += ["--params-file", str(plan.overlay)]
-    for rule in spec.remappings:
-        argv += ["-r", rule]
-    for name, value in spec.parameters:
-        argv += ["-p", f"{name}:={value}"]
-    return argv
-
-
 PEER_WATCH = "peer_watch"
 
 
@@ -278,145 +254,3 @@ def peer_watch_spec(plan: BringupPlan, peers: list[str], tag: str) -> NodeSpec:
     namespace = f"/{plan.namespace}" if plan.namespace else ""
     names = [peer if peer.startswith("/") else f"{namespace}/{peer}" for peer in peers]
     return NodeSpec(f"{PEER_WATCH}_{tag}", PEER_WATCH, parameters=(("peers", "[" + ", ".join(names) + "]"),))
-
-
-# ---- running the processes ------------------------------------------------------------------
-class Supervisor:
-    """Runs the nodes as child processes, each in its own process group (so Ctrl-C in the
-    terminal reaches only us, and we stop them in reverse start order)."""
-
-    def __init__(self, plan: BringupPlan, params_file: Path, env: dict[str, str], out: TextIO = sys.stdout,
-                 python: str = sys.executable):
-        self.plan, self.params_file, self.env, self.out, self.python = plan, params_file, env, out, python
-        self.processes: dict[str, subprocess.Popen] = {}
-        self._pumps: list[threading.Thread] = []
-        self._lock = threading.Lock()
-        self.width = max(len(s.name) for s in plan.nodes)
-
-    def say(self, name: str, line: str) -> None:
-        with self._lock:
-            self.out.write(f"[{name:<{self.width}}] {line}\n")
-            self.out.flush()
-
-    def start(self) -> None:
-        """Start every node, then the threads that copy their output (all processes are
-        forked before any thread of ours exists: `_die_with_parent` runs between fork
-        and exec, where other threads could hold locks)."""
-        for spec in self.plan.nodes:
-            self.processes[spec.name] = self._spawn(spec)
-        for name, process in self.processes.items():
-            self._start_pump(name, process)
-
-    def _spawn(self, spec: NodeSpec) -> subprocess.Popen:
-        return subprocess.Popen(
-            node_argv(spec, self.plan, self.params_file, self.python), env=self.env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True, preexec_fn=_die_with_parent, text=True, errors="replace", bufsize=1)
-
-    def _start_pump(self, name: str, process: subprocess.Popen) -> None:
-        pump = threading.Thread(target=self._pump, args=(name, process), daemon=True, name=f"bringup-{name}")
-        pump.start()
-        self._pumps.append(pump)
-
-    def _pump(self, name: str, process: subprocess.Popen) -> None:
-        for line in process.stdout:
-            self.say(name, line.rstrip("\n"))
-
-    def first_exit(self) -> tuple[str, int] | None:
-        """(name, exit code) of a node that has ended, or None while all run."""
-        for name, process in self.processes.items():
-            code = process.poll()
-            if code is not None:
-                return name, code
-        return None
-
-    def wait(self, stop: threading.Event, poll_s: float = 0.2) -> tuple[str, int] | None:
-        """Supervise until `stop` is set (-> None), a required node ends (-> its name and
-        code) or every node has ended (-> the last one's name and code). A node with
-        `respawn` is started again `respawn_delay` s after it ends; another node's exit is
-        reported once and the others go on."""
-        specs = {s.name: s for s in self.plan.nodes}
-        restart_at: dict[str, float] = {}
-        reported: set[str] = set()
-        while not stop.wait(poll_s):
-            now = time.monotonic()
-            for name, process in list(self.processes.items()):
-                code = process.poll()
-                spec = specs[name]
-                if code is None or name in reported:
-                    continue
-                if spec.required:
-                    return name, code
-                if spec.respawn:
-                    if name not in restart_at:
-                        restart_at[name] = now + spec.respawn_delay
-                        self.say(name, f"bringup: exited with code {code}; respawning in {spec.respawn_delay:g} s")
-                    elif now >= restart_at[name]:
-                        del restart_at[name]
-                        self.processes[name] = self._spawn(spec)
-                        self._start_pump(name, self.processes[name])
-                        self.say(name, "bringup: respawned")
-                    continue
-                reported.add(name)
-                self.say(name, f"bringup: exited with code {code} (not required: the other nodes go on)")
-            if len(reported) == len(self.processes):
-                return name, self.processes[name].returncode
-        return None
-
-    def stop_all(self, sigint_s: float = 8.0, sigterm_s: float = 3.0) -> dict[str, int]:
-        """Stop every node, last started first: SIGINT, then SIGTERM, then SIGKILL.
-        Returns each node's exit code."""
-        for spec in reversed(self.plan.nodes):
-            self._signal(spec.name, signal.SIGINT)
-            self._wait_for(spec.name, sigint_s)
-        for sig, grace in ((signal.SIGTERM, sigterm_s), (signal.SIGKILL, 2.0)):
-            for name in self.processes:
-                if self.processes[name].poll() is None:
-                    self.say(name, f"bringup: still running, sending {sig.name}")
-                    self._signal(name, sig)
-                    self._wait_for(name, grace)
-        for pump in self._pumps:
-            pump.join(timeout=2.0)
-        return {name: p.returncode for name, p in self.processes.items()}
-
-    def _signal(self, name: str, sig: int) -> None:
-        process = self.processes.get(name)
-        if process is None or process.poll() is not None:
-            return
-        try:
-            os.killpg(process.pid, sig)   # the node and anything it started
-        except ProcessLookupError:
-            pass
-
-    def _wait_for(self, name: str, seconds: float) -> None:
-        process = self.processes.get(name)
-        if process is None:
-            return
-        deadline = time.monotonic() + seconds
-        while process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: ask Linux to send SIGTERM when bringup dies, so a
-    killed bringup (its own session is not signalled with ours) leaves no orphan nodes."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: orphans are possible after a SIGKILL of bringup
-
-
-def child_environment(dds_settings: dict[str, str] | None) -> dict[str, str]:
-    """os.environ + the loopback DDS settings, with this source tree importable
-    (robot_tasks may be used from a checkout without being pip-installed).
-    `dds_settings` None: the deployment opted out of loopback (ROBOT_TASKS_DDS=system,
-    see robot_tasks.ros.dds); the nodes get the user's own DDS configuration."""
-    env = dict(os.environ) if dds_settings is None else loopback_environment(dds_settings)
-    source_root = str(Path(__file__).resolve().parents[1])
-    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if source_root not in paths:
-        env["PYTHONPATH"] = os.pathsep.join([source_root] + paths)
-    env.setdefault("PYTHONUNBUFFERED", "1")   # node output appears line by line
-    return env
