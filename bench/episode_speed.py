@@ -141,7 +141,7 @@ def run_episode(rtf: float, seed: int, out: Path, timeout: float, executor: str,
 
 def measure_idle(warmup: float, seconds: float, executor: str) -> dict[str, float]:
     """CPU per node of the stacking node set with no goal and no subscriber, at rtf 1."""
-    from robot_tasks.ros.dds import pick_free_domain_id
+    from robot_tasks.ros.domains import pick_free_domain_id
 
     domain = pick_free_domain_id()
     bringup = subprocess.Popen(CLI + ["bringup", str(REPO / "config" / "franka_stacking.yaml"),

@@ -202,7 +202,8 @@ def test_yaml_sections_name_only_nodes_of_the_set(launch, config):
 @pytest.mark.parametrize("launch, config", PAIRS)
 def test_rcl_parses_the_yaml_as_a_params_file(launch, config, tmp_path):
     """What `ros2 launch` / `--params-file` would do with it (no node is created)."""
-    from robot_tasks.ros.dds import configure_loopback_dds, pick_free_domain_id
+    from robot_tasks.ros.dds import configure_loopback_dds
+    from robot_tasks.ros.domains import pick_free_domain_id
 
     configure_loopback_dds(pick_free_domain_id(), tmp_path / "ros_log")
     import rclpy

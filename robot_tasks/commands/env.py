@@ -97,7 +97,7 @@ def _domain(domain_id: int | None, environ: dict[str, str]) -> tuple[int, str]:
 
 
 def _domains_in_use() -> str | None:
-    from robot_tasks.ros.dds import domains_in_use
+    from robot_tasks.ros.domains import domains_in_use
 
     try:
         return ", ".join(str(d) for d in sorted(domains_in_use()) if d <= MAX_HINT_DOMAIN)

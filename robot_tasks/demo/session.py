@@ -44,7 +44,8 @@ def run_stamp() -> str:
 def prepare_run(config: Path, out: Path, folder_name: str, overrides: dict, foxglove: bool = False,
                 gui: bool = False) -> DemoRun:
     """`foxglove`: also run the optional Foxglove bridge; `gui`: the sim in PyBullet's window."""
-    from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings, pick_free_domain_id
+    from robot_tasks.ros.dds import configure_loopback_dds, loopback_dds_settings
+    from robot_tasks.ros.domains import pick_free_domain_id
 
     plan = load_plan(config)
     if foxglove:

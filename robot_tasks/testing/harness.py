@@ -49,9 +49,8 @@ from robot_tasks.ros.dds import (
     configure_loopback_dds,
     loopback_dds_settings,
     loopback_environment,
-    pick_free_domain_id,
-    reserve_domain,
 )
+from robot_tasks.ros.domains import pick_free_domain_id, reserve_domain
 from robot_tasks.testing.procfs import (
     InetSocket,
     fastdds_segments,

@@ -14,7 +14,7 @@ carry it explicitly, on the veth only.) This is the strong check: it holds for e
 :class:`TrafficWatch` -- *did* DDS traffic show up on the real machine's interfaces? While it
 runs, a raw packet socket (AF_PACKET, root only) on every non-loopback interface of the root
 namespace counts the IPv4/IPv6 UDP packets whose source or destination port lies in the
-domain's RTPS port block (7400 + 250*domain ... +249, robot_tasks.ros.dds.domain_ports), and
+domain's RTPS port block (7400 + 250*domain ... +249, robot_tasks.ros.domains.domain_ports), and
 every packet from or to the test subnet. Both counts must stay 0. It also keeps the kernel's
 per-interface counters (/proc/net/dev) from before and after, for the report.
 
@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from robot_tasks.ros.dds import domain_ports
+from robot_tasks.ros.domains import domain_ports
 from robot_tasks.testing.netns import MULTICAST_ROUTE, SUBNET, VETH, ip
 
 MULTICAST = ipaddress.ip_network(MULTICAST_ROUTE)

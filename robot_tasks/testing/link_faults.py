@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from robot_tasks.ros.dds import pick_free_domain_id
+from robot_tasks.ros.domains import pick_free_domain_id
 from robot_tasks.testing.isolation import TrafficWatch
 from robot_tasks.testing.link import plug, unplug
 from robot_tasks.testing.netns import TwoHosts

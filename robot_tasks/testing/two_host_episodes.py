@@ -25,7 +25,7 @@ def run_two_host_episodes(seeds: list[int], out: Path = Path("runs/bench"), say=
                           modes=(None,)) -> dict:
     """franka_stacking episodes per mode, each split over two fresh network namespaces;
     the same result shape as run_episodes (no sim time: the sim runs on the other host)."""
-    from robot_tasks.ros.dds import pick_free_domain_id
+    from robot_tasks.ros.domains import pick_free_domain_id
     from robot_tasks.testing.isolation import TrafficWatch
     from robot_tasks.testing.netns import TwoHosts
     from robot_tasks.testing.split_stacking import run_split_stacking

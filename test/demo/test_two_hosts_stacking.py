@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.ros.dds import pick_free_domain_id
+from robot_tasks.ros.domains import pick_free_domain_id
 from robot_tasks.testing.isolation import TrafficWatch, check_routes
 from robot_tasks.testing.netns import TwoHosts, unavailable_reason
 from robot_tasks.testing.split_stacking import run_split_stacking

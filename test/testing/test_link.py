@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from robot_tasks.ros.dds import pick_free_domain_id
+from robot_tasks.ros.domains import pick_free_domain_id
 from robot_tasks.testing.isolation import check_routes
 from robot_tasks.testing.link import plug, unplug, unplugged
 from robot_tasks.testing.netns import MULTICAST_ROUTE, VETH, TwoHosts, ip, unavailable_reason

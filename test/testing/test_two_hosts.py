@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from robot_tasks.ros.dds import OPT_OUT_VARIABLE, domain_ports, pick_free_domain_id
+from robot_tasks.ros.dds import OPT_OUT_VARIABLE
+from robot_tasks.ros.domains import domain_ports, pick_free_domain_id
 from robot_tasks.testing.isolation import (
     IsolationError,
     TrafficWatch,

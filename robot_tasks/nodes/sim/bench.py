@@ -43,7 +43,8 @@ def bench_rates(scene: str, steps: int, joint_state_rate: float = 100.0, repeats
                 object_rate: float = 10.0, controller_state: bool = False) -> StepRates:
     """Alternate `repeats` runs of raw stepping and of the node loop in one world
     (`controller_state`: the node also publishes both controllers' per-step states)."""
-    from robot_tasks.ros.dds import configure_loopback_dds, pick_free_domain_id
+    from robot_tasks.ros.dds import configure_loopback_dds
+    from robot_tasks.ros.domains import pick_free_domain_id
 
     configure_loopback_dds(domain_id=None if "ROS_DOMAIN_ID" in os.environ else pick_free_domain_id(),
                            log_dir=os.environ.get("ROS_LOG_DIR") or tempfile.mkdtemp(prefix="sim_bench_log_"))

@@ -1,7 +1,7 @@
 """Fixtures for the perception_server tests: real node processes over loopback DDS.
 
 Module-scoped, so each test module starts its (slow) processes once:
-- ``ros_env``   fresh ROS_DOMAIN_ID (one no other process uses now, robot_tasks.ros.dds.
+- ``ros_env``   fresh ROS_DOMAIN_ID (one no other process uses now, robot_tasks.ros.domains.
                 pick_free_domain_id) + temp ROS_LOG_DIR (overrides the session one)
 - ``launcher``  this folder's tests get ``module_launcher`` (test/conftest.py): stopped
                 when the module ends, failing if a process or a /dev/shm/fastdds_*
