@@ -31,7 +31,8 @@ class Cell:
     """A loopback ROS domain with a launcher and a probe node (robot_tasks.testing)."""
 
     def __enter__(self):
-        from robot_tasks.testing.harness import NodeLauncher, RosTestEnv, RosTestNode
+        from robot_tasks.testing.launcher import NodeLauncher, RosTestEnv
+        from robot_tasks.testing.ros_test_node import RosTestNode
 
         self.dir = Path(tempfile.mkdtemp(prefix="faults_"))
         self.env = RosTestEnv.create_applied(self.dir)

@@ -2,7 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/foxglove_bridge.py [--seconds 5] [--repeats 2] [--rtf 0]
 
-One run, on loopback DDS with a fresh ROS_DOMAIN_ID (robot_tasks.testing.harness), of
+One run, on loopback DDS with a fresh ROS_DOMAIN_ID (robot_tasks.testing.launcher), of
 the sim (franka_stacking, camera 320x240 at 5 Hz sim time as in the bringup YAML) and
 the state_publisher, measured in three conditions, interleaved `--repeats` times:
 
@@ -118,7 +118,8 @@ def main() -> int:
 
     from foxglove_client import bridge_port
 
-    from robot_tasks.testing.harness import NodeLauncher, RosTestEnv, RosTestNode, wait_until
+    from robot_tasks.testing.launcher import NodeLauncher, RosTestEnv
+    from robot_tasks.testing.ros_test_node import RosTestNode, wait_until
 
     work = Path(tempfile.mkdtemp(prefix="foxglove_bench_"))
     env = RosTestEnv.create(work)

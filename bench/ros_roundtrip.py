@@ -3,7 +3,7 @@
     PYTHONPATH=. .venv/bin/python bench/ros_roundtrip.py [--goals 200] [--seconds 5]
 
 Starts its own processes on loopback DDS with a random ROS_DOMAIN_ID and stops them
-at the end (robot_tasks.testing.harness does both):
+at the end (robot_tasks.testing.launcher does both):
 
 1. action round trip: a MoveToJoints test server that succeeds at once
    (test/support/joint_move_server.py, duration_s=0); the client here sends
@@ -103,7 +103,7 @@ def main() -> int:
     goals = max(10, min(args.goals, 1000))
     seconds = max(1.0, min(args.seconds, 30.0))
 
-    from robot_tasks.testing.harness import NodeLauncher, RosTestEnv
+    from robot_tasks.testing.launcher import NodeLauncher, RosTestEnv
 
     work = Path(tempfile.mkdtemp(prefix="ros_roundtrip_"))
     env = RosTestEnv.create(work)

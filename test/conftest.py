@@ -1,8 +1,8 @@
 """ROS fixtures shared by every test folder (pytest applies this conftest to all of test/).
 
-Real ROS 2 processes over loopback DDS; the classes live in robot_tasks.testing.harness,
-these fixtures only wire them to pytest. Fixtures are lazy: a folder that asks for none
-of them (bt, control, sim) starts nothing.
+Real ROS 2 processes over loopback DDS; the classes live in robot_tasks.testing.launcher and
+robot_tasks.testing.ros_test_node, these fixtures only wire them to pytest. Fixtures are lazy:
+a folder that asks for none of them (bt, control, sim) starts nothing.
 
 Per test:
 - ``launcher``        starts node subprocesses; stops them at the end of the test and fails
@@ -38,7 +38,8 @@ import pytest
 from paths import SUPPORT, TEST_TREES
 
 from robot_tasks.ros.dds import OPT_OUT_VARIABLE, find_profile_file
-from robot_tasks.testing.harness import ActionClients, NodeLauncher, RosTestEnv, RosTestNode, safe_node_name
+from robot_tasks.testing.launcher import NodeLauncher, RosTestEnv
+from robot_tasks.testing.ros_test_node import ActionClients, RosTestNode, safe_node_name
 
 # Tests always run on loopback DDS, whatever the caller's environment says: the deployment
 # opt-out is dropped before anything starts (test/ros/test_dds.py proves the rest).

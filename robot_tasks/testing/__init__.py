@@ -7,10 +7,12 @@ that no process and no Fast DDS shared-memory segment was left behind.
 
 | module       | job                                                                      |
 |--------------|--------------------------------------------------------------------------|
-| `harness.py` | RosTestEnv (domain, log dir, loopback environment), NodeLauncher /        |
-|              | NodeProcess (start, log, stop, check), RosTestNode (a RosClient with      |
-|              | waiting helpers), ActionClients                                           |
-| `procfs.py`  | what a process holds, read from /proc: shared memory, sockets, its group  |
+| `launcher.py` | RosTestEnv (domain, log dir, loopback environment), NodeLauncher /       |
+|              | NodeProcess (start, log, stop with robot_tasks.process, leak check)       |
+| `ros_test_node.py` | RosTestNode (a RosClient with waiting helpers), ActionClients,      |
+|              | wait_until                                                                |
+| `stack.py`   | NodeStack: a bringup YAML's nodes, each one killable and restartable      |
+| `procfs.py`  | what a process holds, read from /proc: shared memory, sockets, CPU, memory |
 | `netns.py`   | TwoHosts: two network namespaces joined only by one veth (two computers)  |
 | `isolation.py` | the proof they talked only to each other: routes, host interface traffic |
 | `two_host_dds.py` | the DDS environment of those hosts: the deployment opt-out        |

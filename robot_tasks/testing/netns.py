@@ -42,6 +42,8 @@ import subprocess
 import threading
 from pathlib import Path
 
+from robot_tasks.process.managed import stop_group
+
 PREFIX = "rt-host-"
 SUBNET = ipaddress.ip_network("198.51.100.0/24")
 MULTICAST_ROUTE = "224.0.0.0/4"
@@ -180,7 +182,7 @@ class TwoHosts:
 
     def popen(self, host: str, argv: list[str], **kwargs) -> subprocess.Popen:
         """Start `argv` inside `host`'s namespace in its own process group; it is stopped
-        (SIGINT, SIGTERM, SIGKILL to the group) by `close()` if still running then."""
+        (the stop sequence: SIGINT, SIGTERM, SIGKILL to the group) by `close()` if still running then."""
         kwargs.setdefault("start_new_session", True)
         kwargs.setdefault("stdin", subprocess.DEVNULL)
         process = subprocess.Popen(self.argv(host, argv), **kwargs)  # `ip netns exec` execs: same pid
@@ -189,18 +191,9 @@ class TwoHosts:
 
 
 def stop_process(process: subprocess.Popen, sigint_s: float = 15.0, sigterm_s: float = 5.0) -> int | None:
-    """Stop one process group we started: SIGINT, then SIGTERM, then SIGKILL; its exit code."""
-    for sig, grace in ((signal.SIGINT, sigint_s), (signal.SIGTERM, sigterm_s), (signal.SIGKILL, 5.0)):
-        if process.poll() is not None:
-            break
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            continue
+    """Stop one process group we started with the stop sequence (SIGINT, then SIGTERM, then
+    SIGKILL, then the group's leftovers: robot_tasks.process.managed); its exit code."""
+    stop_group(process, sigint_s, sigterm_s, sigkill_s=5.0)
     return process.poll()
 
 

@@ -1,7 +1,8 @@
-"""What a process holds, read from /proc: Fast DDS shared memory, sockets, its process group.
+"""What a process holds, read from /proc: Fast DDS shared memory, sockets, what it costs.
 
-Used by the test harness (robot_tasks.testing.harness) to prove that nodes leave
-nothing behind and talk only over loopback. Linux only; no ROS imports.
+Used by the test harness (robot_tasks.testing.launcher) to prove that nodes leave
+nothing behind and talk only over loopback (the members of a process group:
+robot_tasks.process.group). Linux only; no ROS imports.
 """
 from __future__ import annotations
 
@@ -52,24 +53,6 @@ def fastdds_segments_in_use() -> set[str]:
         if entry.isdigit():
             used |= fastdds_segments_of(int(entry))
     return used
-
-
-def processes_in_group(pgid: int) -> list[int]:
-    """Live (non-zombie) pids whose process group is `pgid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # fields after the ")" that closes the command name: state ppid pgrp ...
-        rest = stat[stat.rfind(")") + 2:].split()
-        if len(rest) >= 3 and rest[0] != "Z" and int(rest[2]) == pgid:
-            found.append(int(entry))
-    return found
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ test needs the opposite: to kill one node at a moment it picks (as a crash would
 no clean-up), to watch what the others do, and to start that node again with the same
 command line. :class:`NodeStack` starts the nodes of the file exactly as bringup does
 (:func:`robot_tasks.process.node_argv`, the file's parameters plus a few overrides written
-to a copy), each one a :class:`~robot_tasks.testing.harness.NodeProcess` of the test's
-:class:`~robot_tasks.testing.harness.NodeLauncher` (own process group, log file, leak
+to a copy), each one a :class:`~robot_tasks.testing.launcher.NodeProcess` of the test's
+:class:`~robot_tasks.testing.launcher.NodeLauncher` (own process group, log file, leak
 check at the end).
 
     stack = NodeStack(launcher, REPO / "config" / "franka_stacking.yaml", tmp_dir,
@@ -20,14 +20,13 @@ as a launched node dies) keep working. No ROS import: nodes are subprocesses.
 """
 from __future__ import annotations
 
-import os
 import signal
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from robot_tasks.process import load_plan, node_argv, with_overrides
-from robot_tasks.testing.harness import HarnessError, NodeLauncher, NodeProcess
+from robot_tasks.testing.launcher import HarnessError, NodeLauncher, NodeProcess
 
 
 class NodeStack:
@@ -69,11 +68,8 @@ class NodeStack:
         proc = self.processes[name]
         proc.exit_how = f"killed by the test ({signal.Signals(sig).name})"  # waits must not fail on it
         sent = time.monotonic()
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
-        proc.popen.wait(timeout=timeout)
+        proc.process.signal(sig)
+        proc.process.wait(timeout=timeout)
         self.kills[name] += 1
         return sent
 

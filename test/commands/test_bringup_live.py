@@ -22,7 +22,8 @@ import pytest
 import yaml
 from paths import REPO, SUPPORT
 
-from robot_tasks.testing.harness import RosTestNode, fastdds_segments, fastdds_segments_of
+from robot_tasks.testing.procfs import fastdds_segments, fastdds_segments_of
+from robot_tasks.testing.ros_test_node import RosTestNode
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 

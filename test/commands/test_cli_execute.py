@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(60)]
 

@@ -11,7 +11,7 @@ import yaml
 from paths import SUPPORT
 
 from robot_tasks.cli import main as cli_main
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 from robot_tasks_interfaces.action import MoveToPose
 
 pytestmark = pytest.mark.ros

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from robot_tasks.ros.bag_recorder import BagError, BagRecorder
-from robot_tasks.testing.harness import RosTestNode
+from robot_tasks.testing.ros_test_node import RosTestNode
 
 pytestmark = pytest.mark.ros
 

@@ -29,7 +29,8 @@ from rclpy.qos import DurabilityPolicy, QoSProfile
 from std_srvs.srv import Trigger
 
 from robot_tasks.ros.dds import DOMAIN_GAIN, PORT_BASE, find_profile_file
-from robot_tasks.testing.harness import inet_sockets_of, wait_until
+from robot_tasks.testing.procfs import inet_sockets_of
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = pytest.mark.ros
 

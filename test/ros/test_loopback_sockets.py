@@ -30,7 +30,7 @@ from raw_node_scripts import SPIN_UNTIL_STOPPED
 from std_msgs.msg import String
 
 from robot_tasks.ros.dds import find_profile_file
-from robot_tasks.testing.harness import NodeProcess
+from robot_tasks.testing.launcher import NodeProcess
 from robot_tasks.testing.procfs import inet_sockets_of
 
 pytestmark = pytest.mark.ros

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.testing.harness import RosTestEnv
+from robot_tasks.testing.launcher import RosTestEnv
 
 
 @pytest.fixture(scope="module")

@@ -10,14 +10,10 @@ import pytest
 from paths import SUPPORT
 from std_msgs.msg import String
 
-from robot_tasks.testing.harness import (
-    HarnessError,
-    NodeLauncher,
-    RosTestNode,
-    fastdds_segments,
-    fastdds_segments_of,
-    processes_in_group,
-)
+from robot_tasks.process import processes_in_group
+from robot_tasks.testing.launcher import HarnessError, NodeLauncher
+from robot_tasks.testing.procfs import fastdds_segments, fastdds_segments_of
+from robot_tasks.testing.ros_test_node import RosTestNode
 
 TEST_NODES = SUPPORT
 pytestmark = pytest.mark.ros

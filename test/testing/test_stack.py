@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from robot_tasks.testing.harness import HarnessError
+from robot_tasks.testing.launcher import HarnessError
 from robot_tasks.testing.stack import NodeStack
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(90)]

@@ -12,7 +12,7 @@ import pytest
 from foxglove_client import SUBPROTOCOL, FoxgloveClient, bridge_port
 
 from robot_tasks.nodes.foxglove_bridge.assets import mesh_uris
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

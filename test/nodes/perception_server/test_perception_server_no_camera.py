@@ -9,7 +9,8 @@ import pytest
 from action_msgs.msg import GoalStatus
 from perception_helpers import SERVER_MODULE, Detect, Result, detections_log
 
-from robot_tasks.testing.harness import ros_args, wait_until
+from robot_tasks.process import ros_args
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(90)]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from robot_tasks.testing.harness import NodeLauncher
+from robot_tasks.testing.launcher import NodeLauncher
 
 
 @pytest.fixture(scope="module")

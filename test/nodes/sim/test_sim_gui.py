@@ -69,7 +69,7 @@ def test_gui_without_a_display_is_a_clear_configuration_error(launcher):
 
     proc = launcher.start([sys.executable, "-m", "robot_tasks.nodes.sim", "--ros-args", "-p", "gui:=true"],
                           name="sim_no_display", may_exit=True, extra_env={"DISPLAY": ""})
-    from robot_tasks.testing.harness import wait_until
+    from robot_tasks.testing.ros_test_node import wait_until
 
     wait_until(lambda: not proc.is_running(), "the sim to exit", 30.0)
     assert proc.popen.returncode == 2

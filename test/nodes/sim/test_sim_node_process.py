@@ -11,7 +11,7 @@ from ros_sim_helpers import CLOCK_QOS, Recorder
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim]
 

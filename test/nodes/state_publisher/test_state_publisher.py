@@ -24,7 +24,7 @@ from robot_tasks.control.frame_tree import compose_frames
 from robot_tasks.control.pose import Pose
 from robot_tasks.nodes.state_publisher.tf_convert import frame_transform
 from robot_tasks.sim import World
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 from robot_tasks_interfaces.msg import ObjectStateArray
 from tf2_msgs.msg import TFMessage
 

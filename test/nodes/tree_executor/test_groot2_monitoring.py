@@ -12,7 +12,7 @@ import pytest
 from groot2_client import Groot2Client, free_port_pair
 
 from robot_tasks.bt.loggers import read_btlog
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(120)]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from robot_tasks.bt.recording import Replayer, read_recording
-from robot_tasks.testing.harness import wait_until
+from robot_tasks.testing.ros_test_node import wait_until
 
 pytestmark = [pytest.mark.ros, pytest.mark.timeout(90)]
 
