@@ -31,7 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from install_layout import problems  # noqa: E402  (a sibling script, not a package)
 
-from robot_tasks.ros.dds import loopback_dds_settings, loopback_environment, pick_free_domain_id  # noqa: E402
+from robot_tasks.ros.dds import loopback_dds_settings, loopback_environment  # noqa: E402
+from robot_tasks.ros.domains import pick_free_domain_id  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCE = Path("src/robot_tasks")

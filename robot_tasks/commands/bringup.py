@@ -96,7 +96,7 @@ def run(args) -> int:
         print(f"robot-tasks bringup: {exc}", file=sys.stderr)
         return 2
 
-    with tempfile.TemporaryDirectory(prefix="robot_tasks_bringup_") as tmp:
+    with tempfile.TemporaryDirectory(prefix="robot-tasks-bringup-") as tmp:
         params_file = with_overrides(plan, overrides, Path(tmp)) if overrides else plan.path
         if args.dry_run:
             for spec in plan.nodes:
