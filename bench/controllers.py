@@ -39,13 +39,13 @@ from robot_tasks.control.compliance import (  # noqa: E402
     OperationalSpaceConfig,
     OperationalSpaceController,
 )
-from robot_tasks.demo.press_plot import draw_press  # noqa: E402
 from robot_tasks.sim import World  # noqa: E402
 from robot_tasks.sim.compliant import arm_dynamics  # noqa: E402
 from robot_tasks.sim.controller_switch import add_compliant_controller  # noqa: E402
 from robot_tasks.sim.press_episode import run_press, smoothstep  # noqa: E402
 from robot_tasks.sim.robots import make_panda  # noqa: E402
 from robot_tasks.sim.scenes.common import add_plane  # noqa: E402
+from robot_tasks.tasks.press.plot import draw_press  # noqa: E402
 
 WAYPOINTS = [(0.05, 0.0), (0.0, 0.06), (-0.04, -0.04)]
 JOINT_STEP = np.array([0.2, -0.2, 0.2, 0.2, -0.2, 0.2, 0.2])

@@ -67,7 +67,7 @@ def _reset(cell, seed: int) -> None:
 
 
 def _graded(objects) -> bool:
-    from robot_tasks.demo.report import judge_stack
+    from robot_tasks.tasks.stacking.grade import judge_stack
 
     positions = {name: objects.position(name).tolist() for name in objects.objects}
     return all(c["ok"] for c in judge_stack(positions))

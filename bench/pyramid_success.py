@@ -30,7 +30,7 @@ import threading
 from pathlib import Path
 
 from robot_tasks.demo.episodes import run_episodes
-from robot_tasks.demo.franka_pyramid import PYRAMID, PYRAMID_SOLO
+from robot_tasks.tasks.pyramid.episode import PYRAMID, PYRAMID_SOLO
 
 TARGETS = {"none": 95.0, "drag": 90.0, "drop": 90.0, "solo": None}
 BOTH_MOVING_TARGET = 0.25

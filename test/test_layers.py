@@ -4,8 +4,8 @@ the source (module level and inside functions alike), so a lazy import that runs
 layers fails here too, named by file and line.
 
 Inside out: the error root; the pure libraries; the task logic; what ROS processes share;
-the processes; the process layer (bringup); the episode runner; the harnesses that drive
-it; the CLI.
+the processes; the process layer (starting and stopping them: plan, command lines, stop
+sequence, supervisor); the episode runner; the harnesses that drive it; the CLI.
 """
 import ast
 
@@ -13,13 +13,13 @@ from paths import REPO
 
 PACKAGE = REPO / "robot_tasks"
 LAYERS = [
-    {"errors", "robots"},            # no imports: the error root, the robots' and the cell's constants
+    {"errors", "robots", "controller_topics"},   # no imports: the error root; the robots', the cell's and their controllers' names
     {"bt", "control", "perception"},
     {"sim", "runtime"},                 # sim computes with control's kinematics; runtime ticks bt trees
     {"tasks"},
     {"ros"},
     {"nodes", "monitor"},
-    {"bringup"},
+    {"process"},
     {"demo"},
     {"testing"},
     {"commands"},

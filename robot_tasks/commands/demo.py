@@ -3,8 +3,8 @@
     robot-tasks demo franka_stacking                       # seed 0, no disturbance
     robot-tasks demo franka_stacking --seed 3 --disturb drag --out runs/
     robot-tasks demo ur10_palletizing --seed 1 --disturb drop|slot|tilt
-    robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/demo/franka_press.py)
-    robot-tasks demo banana_bowl --seed 2 --object lemon   # pick-and-place expert (robot_tasks/demo/banana_bowl.py)
+    robot-tasks demo franka_press --out runs/              # compliant press (robot_tasks/tasks/press/episode.py)
+    robot-tasks demo banana_bowl --seed 2 --object lemon   # pick-and-place expert (robot_tasks/tasks/banana_bowl/episode.py)
     robot-tasks demo banana_bowl --no-render               # the same rollout, no images kept
     robot-tasks demo franka_pyramid --seed 3 --disturb drag|drop   # two Pandas take a pyramid apart
     robot-tasks demo franka_stacking --foxglove            # watch it in Foxglove meanwhile

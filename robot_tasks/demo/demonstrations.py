@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from robot_tasks.demo.banana_bowl import BANANA_BOWL
 from robot_tasks.demo.runner import DemoOptions, run_demo
+from robot_tasks.tasks.banana_bowl.episode import BANANA_BOWL
 
 COMPONENTS = ("within_footprint", "inside_bowl")
 _FAILED_LEAF = re.compile(r"last failed leaf: (?:\S+/)?(\w+) .*?error_code \d+ (\w+)")

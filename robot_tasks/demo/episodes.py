@@ -21,10 +21,10 @@ import threading
 from contextlib import nullcontext
 from pathlib import Path
 
-from robot_tasks.demo.franka_stacking import STACKING
 from robot_tasks.demo.node_set import SharedNodes
 from robot_tasks.demo.runner import DemoOptions, run_demo
 from robot_tasks.tasks.catalog import task_spec, tasks
+from robot_tasks.tasks.stacking.episode import STACKING
 
 MODES = (None, "drag", "drop", "knock")
 

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame
-from robot_tasks.demo.report import positions_of
-from robot_tasks.tasks.episode import DemoTask, FollowTopic
+from robot_tasks.tasks.episode import DemoTask, FollowTopic, positions_of
 
 if TYPE_CHECKING:                     # the runner's options, read here; the runner imports this module
     from robot_tasks.demo.runner import DemoOptions

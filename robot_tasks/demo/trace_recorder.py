@@ -19,8 +19,8 @@ import threading
 
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
 from robot_tasks.demo.trace import StepRecord, Trace
-from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
 from robot_tasks_interfaces.msg import JointControllerState
 
 QUEUE = 1000

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from robot_tasks.tasks.errors import TaskError
 
@@ -19,6 +19,11 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 # A DemoTask.bag_topics entry, (topic, type, max rate): every trajectory the root-namespace arm
 # server sent its driver (robot_tasks/demo/sent_trajectories.py checks them against the limits)
 SENT_TRAJECTORY_TOPIC = ("arm_server/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
+
+
+def positions_of(poses: dict[str, tuple]) -> dict[str, Sequence[float]]:
+    """{name: (x, y, z)} of the sim's ground-truth poses {name: ((x, y, z), (qx, qy, qz, qw))}."""
+    return {name: pose[0] for name, pose in poses.items()}
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ import os
 import sys
 import time
 
-from robot_tasks.demo.disturbance import MODES
-from robot_tasks.demo.franka_stacking import STACKING
+from robot_tasks.tasks.stacking.disturbance import MODES
+from robot_tasks.tasks.stacking.episode import STACKING
 
 POLL_S = 0.05       # the demo's own loop period
 

@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from robot_tasks.bringup import load_plan
-from robot_tasks.demo.franka_stacking import TREE_ID
+from robot_tasks.process import load_plan
 from robot_tasks.tasks.episode import CONFIG_DIR
-from robot_tasks.testing.harness import HarnessError
+from robot_tasks.tasks.stacking.episode import TREE_ID
+from robot_tasks.testing.launcher import HarnessError
 from robot_tasks.testing.netns import VETH, TwoHosts, stop_process
 from robot_tasks.testing.two_host_dds import two_host_environment
 

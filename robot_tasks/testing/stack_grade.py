@@ -5,7 +5,7 @@
 The demo grades from the sim's ground truth inside its own process; when the sim runs on
 the robot's computer and the tree on the task's (robot_tasks.testing.split_stacking), this
 small client on the task host does the same from the one topic that crosses the link:
-the sim's `objects` (ObjectStateArray), graded by robot_tasks.demo.report.judge_stack, the
+the sim's `objects` (ObjectStateArray), graded by robot_tasks.tasks.stacking.grade.judge_stack, the
 demo's own rule. Ground truth grades the run; it never steers it.
 
 Prints one JSON line {"success": ..., "cubes": [...]} and exits 0 when every cube is in
@@ -19,7 +19,7 @@ import json
 import sys
 import threading
 
-from robot_tasks.demo.report import judge_stack
+from robot_tasks.tasks.stacking.grade import judge_stack
 
 
 def read_positions(timeout: float) -> dict | None:

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 from ground_truth import level
 
-from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
-from robot_tasks.demo.report import judge_stack, write_report
+from robot_tasks.demo.report import write_report
+from robot_tasks.tasks.stacking.disturbance import DisturbanceRule
+from robot_tasks.tasks.stacking.grade import judge_stack
 from robot_tasks.tasks.table_spots import free_spot
 
 STACK = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.505, 0.0, 0.70), "green_cube": (0.51, 0.004, 0.75),

@@ -30,9 +30,9 @@ def graded(report: dict) -> tuple:
 @pytest.mark.sim
 @pytest.mark.slow
 def test_an_episode_given_up_mid_motion_leaks_nothing_into_the_next(tmp_path):
-    from robot_tasks.demo.franka_stacking import STACKING
     from robot_tasks.demo.node_set import SharedNodes
     from robot_tasks.demo.runner import DemoOptions, run_demo
+    from robot_tasks.tasks.stacking.episode import STACKING
 
     environment = dict(os.environ)       # run_demo puts this process on the run's DDS domain
     lines = []

@@ -8,11 +8,11 @@ from defusedxml import ElementTree
 from ground_truth import level
 from paths import REPO
 
-from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
-from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
 from robot_tasks.demo.run_watcher import Counted
-from robot_tasks.demo.ur10_palletizing import RECOVERIES
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL as CELL
+from robot_tasks.tasks.palletizing.disturbance import PalletDisturbanceRule
+from robot_tasks.tasks.palletizing.episode import RECOVERIES
+from robot_tasks.tasks.palletizing.grade import judge_pallet, pallet_complete
 
 UP, DOWN = (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0)
 
@@ -143,8 +143,10 @@ def test_the_demo_command_knows_each_tasks_disturbances(capsys):
     assert "ur10_palletizing knows --disturb drop, slot, tilt, not knock" in capsys.readouterr().err
     assert demo.run(argparse.Namespace(**{**vars(args), "disturb": None, "object": "lemon"})) == 2
     assert "ur10_palletizing picks no chosen object, not lemon" in capsys.readouterr().err
-    from robot_tasks.demo import disturbance, pallet_disturbance, pyramid_disturbance
     from robot_tasks.tasks.catalog import task_spec
+    from robot_tasks.tasks.palletizing import disturbance as pallet_disturbance
+    from robot_tasks.tasks.pyramid import disturbance as pyramid_disturbance
+    from robot_tasks.tasks.stacking import disturbance
     # the CLI offers what the rules do
     assert task_spec("ur10_palletizing").disturbances == pallet_disturbance.MODES
     assert task_spec("franka_stacking").disturbances == disturbance.MODES

@@ -11,7 +11,10 @@ import numpy as np
 import pytest
 from paths import REPO
 
-from robot_tasks.demo.franka_press import (
+from robot_tasks.sim.scenes.franka_press import wall_frame
+from robot_tasks.tasks.episode import DemoTask, FollowTopic
+from robot_tasks.tasks.errors import TaskError
+from robot_tasks.tasks.press.episode import (
     CONTACT,
     CURRENT_POSES,
     FOLLOW_TOPICS,
@@ -24,9 +27,6 @@ from robot_tasks.demo.franka_press import (
     PressFollower,
     grade_press,
 )
-from robot_tasks.sim.scenes.franka_press import wall_frame
-from robot_tasks.tasks.episode import DemoTask, FollowTopic
-from robot_tasks.tasks.errors import TaskError
 
 WALL = wall_frame()
 TARGETS = [[0.05, 0.0], [0.0, 0.06], [-0.04, -0.04]]

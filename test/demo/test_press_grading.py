@@ -6,9 +6,9 @@ import pytest
 from PIL import Image
 
 from robot_tasks.control.compliance import to_frame
-from robot_tasks.demo.franka_press import SLIDES, PressRecord, grade, press_log, write_press_csv
-from robot_tasks.demo.press_plot import draw_press
 from robot_tasks.sim.scenes.franka_press import wall_frame
+from robot_tasks.tasks.press.episode import SLIDES, PressRecord, grade, press_log, write_press_csv
+from robot_tasks.tasks.press.plot import draw_press
 
 WALL = wall_frame()
 TARGETS = [(0.05, 0.0), (0.0, 0.06), (-0.04, -0.04)]

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import pytest
 from ground_truth import level
 
-from robot_tasks.demo.franka_pyramid import FLAGS, judge_stacks
-from robot_tasks.demo.motion_overlap import MotionOverlap
-from robot_tasks.demo.pyramid_bumps import BumpWatch
-from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
+from robot_tasks.tasks.pyramid.bumps import BumpWatch
+from robot_tasks.tasks.pyramid.disturbance import PyramidDisturbanceRule
+from robot_tasks.tasks.pyramid.episode import FLAGS, judge_stacks
+from robot_tasks.tasks.pyramid.motion_overlap import MotionOverlap
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import Future
 from types import SimpleNamespace
 
-from robot_tasks.demo.disturbance import DisturbanceRule
 from robot_tasks.demo.run_watcher import RunState
+from robot_tasks.tasks.stacking.disturbance import DisturbanceRule
 from robot_tasks.testing import remote_disturb
 
 CUBES = {"red_cube": ((0.5, 0.0, 0.675), (0, 0, 0, 1)), "blue_cube": ((0.55, 0.2, 0.625), (0, 0, 0, 1)),

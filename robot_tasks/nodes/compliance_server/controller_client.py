@@ -22,14 +22,14 @@ import time
 from rcl_interfaces.srv import GetParameters, SetParameters
 
 from controller_manager_msgs.srv import ListControllers, SwitchController
-from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.controller_topics import (
+from robot_tasks.controller_topics import (
     GET_PARAMETERS_SERVICE,
     LIST_SERVICE,
     SET_PARAMETERS_SERVICE,
     SWITCH_SERVICE,
     under,
 )
+from robot_tasks.ros.async_tools import sleep
 
 POLL_S = 0.01
 

@@ -1,6 +1,6 @@
 """ComplianceServer: the CompliantMove action, a client of a real arm's controllers (or the sim's).
 
-What it uses, under `robot_namespace` <ns> (robot_tasks.ros.controller_topics):
+What it uses, under `robot_namespace` <ns> (robot_tasks.controller_topics):
     srv  <ns>/controller_manager/list_controllers   controller_manager_msgs: which controllers,
                                                     their types (what they take), who is active
     srv  <ns>/controller_manager/switch_controller  controller_manager_msgs: activate the goal's
@@ -46,11 +46,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from robot_tasks.control.compliance import along_normal, to_frame
 from robot_tasks.control.compliance.task_frame import rotate_twist
 from robot_tasks.control.pose import Pose
-from robot_tasks.nodes.compliance_server.controller_client import ControllerCallFailed, ControllerClient
-from robot_tasks.nodes.compliance_server.goal_check import InvalidGoal, check_goal
-from robot_tasks.nodes.compliance_server.parameters import declare_compliance_parameters
-from robot_tasks.ros.async_tools import sleep
-from robot_tasks.ros.controller_topics import (
+from robot_tasks.controller_topics import (
     CURRENT_POSE_TOPIC,
     HAND_FRAME_PARAMETER,
     STIFFNESS_PARAMETERS,
@@ -58,6 +54,10 @@ from robot_tasks.ros.controller_topics import (
     TARGET_WRENCH_TOPIC,
     under,
 )
+from robot_tasks.nodes.compliance_server.controller_client import ControllerCallFailed, ControllerClient
+from robot_tasks.nodes.compliance_server.goal_check import InvalidGoal, check_goal
+from robot_tasks.nodes.compliance_server.parameters import declare_compliance_parameters
+from robot_tasks.ros.async_tools import sleep
 from robot_tasks.ros.error_codes import result_code
 from robot_tasks.ros.goal_outcome import end_goal
 from robot_tasks_interfaces.action import CompliantMove

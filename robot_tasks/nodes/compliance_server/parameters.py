@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from robot_tasks.control.errors import ControlError
 from robot_tasks.control.pose import Pose
-from robot_tasks.ros.controller_topics import EXTERNAL_WRENCH_TOPIC
+from robot_tasks.controller_topics import EXTERNAL_WRENCH_TOPIC
 from robot_tasks.ros.errors import ParameterError
 from robot_tasks.ros.parameters import declare
 

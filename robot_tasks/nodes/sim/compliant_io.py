@@ -47,9 +47,7 @@ from std_msgs.msg import Float64MultiArray
 
 from robot_tasks.control.compliance.task_frame import rotate_twist
 from robot_tasks.control.pose import Pose
-from robot_tasks.nodes.sim.controller_parameters import ControllerParameter, ParameterServices
-from robot_tasks.nodes.sim.convert import fill_pose, set_stamp
-from robot_tasks.ros.controller_topics import (
+from robot_tasks.controller_topics import (
     CURRENT_POSE_TOPIC,
     CURRENT_TWIST_TOPIC,
     FT_SENSOR_WRENCH_TOPIC,
@@ -59,6 +57,8 @@ from robot_tasks.ros.controller_topics import (
     TARGET_FRAME_TOPIC,
     TARGET_WRENCH_TOPIC,
 )
+from robot_tasks.nodes.sim.controller_parameters import ControllerParameter, ParameterServices
+from robot_tasks.nodes.sim.convert import fill_pose, set_stamp
 from robot_tasks.sim.errors import CommandRejected
 
 

@@ -38,11 +38,11 @@ import numpy as np
 import pybullet as p
 from geometry_msgs.msg import PoseStamped, WrenchStamped
 
+from robot_tasks.controller_topics import CONTACT_TRUTH_TOPIC, TIP_TRUTH_TOPIC
 from robot_tasks.nodes.sim import robot_state_io, ur_ft_io
 from robot_tasks.nodes.sim.compliant_io import CompliantIO, fill_wrench
 from robot_tasks.nodes.sim.controller_manager_io import Broadcaster, ControllerManagerIO, joint_state_broadcaster
 from robot_tasks.nodes.sim.convert import WORLD_FRAME, fill_pose, set_stamp
-from robot_tasks.ros.controller_topics import CONTACT_TRUTH_TOPIC, TIP_TRUTH_TOPIC
 from robot_tasks.sim.controller_switch import trajectory_command_interface
 
 

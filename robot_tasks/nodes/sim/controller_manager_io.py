@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 from controller_manager_msgs.msg import ControllerState
 from controller_manager_msgs.srv import ListControllers, SwitchController
+from robot_tasks.controller_topics import LIST_SERVICE, SWITCH_SERVICE
 from robot_tasks.nodes.sim.convert import stamp_seconds
 from robot_tasks.nodes.sim.inbox import InboxClosed
-from robot_tasks.ros.controller_topics import LIST_SERVICE, SWITCH_SERVICE
 from robot_tasks.sim.controller_manager import Listed, plan_switch, success_message
 
 DEFAULT_TIMEOUT = 1.0      # s: controller_manager's switch timeout when the request gives 0

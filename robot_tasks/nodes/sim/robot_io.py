@@ -32,13 +32,13 @@ import pybullet as p
 from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 
+from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC
 from robot_tasks.nodes.sim.controller_io import ControllerIO
 from robot_tasks.nodes.sim.franka_gripper_io import FrankaGripperIO
 from robot_tasks.nodes.sim.speed_scaling_io import SpeedSliderIO
 from robot_tasks.nodes.sim.trajectory_controller_io import TrajectoryControllerIO
 from robot_tasks.nodes.sim.ur_io import UrIO
 from robot_tasks.nodes.sim.wire import ControllerStateWire, JointStateWire
-from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC
 from robot_tasks.ros.qos import LATCHED
 from robot_tasks.sim.controller import Outcome
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper

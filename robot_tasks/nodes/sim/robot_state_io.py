@@ -26,9 +26,9 @@ import pybullet as p
 from geometry_msgs.msg import PoseStamped, WrenchStamped
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
+from robot_tasks.controller_topics import EXTERNAL_WRENCH_TOPIC, FRANKA_POSE_TOPIC, FRANKA_STATE
 from robot_tasks.nodes.sim.compliant_io import base_link, fill_wrench
 from robot_tasks.nodes.sim.convert import fill_pose, set_stamp
-from robot_tasks.ros.controller_topics import EXTERNAL_WRENCH_TOPIC, FRANKA_POSE_TOPIC, FRANKA_STATE
 
 BROADCASTER_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.BEST_EFFORT)
 BROADCASTER_TYPE = "franka_robot_state_broadcaster/FrankaRobotStateBroadcaster"

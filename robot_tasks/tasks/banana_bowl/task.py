@@ -5,7 +5,7 @@ from robot_tasks.tasks.spec import TaskSpec, targets
 TASK = TaskSpec(
     name="banana_bowl",
     tree_id="BananaBowl",
-    demo="robot_tasks.demo.banana_bowl:BANANA_BOWL",
+    demo="robot_tasks.tasks.banana_bowl.episode:BANANA_BOWL",
     leaves="robot_tasks.tasks.banana_bowl:register_banana_bowl_nodes",
     objects=("banana", "lemon"),
     targets=targets(none=95.0),

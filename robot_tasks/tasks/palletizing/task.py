@@ -5,7 +5,7 @@ from robot_tasks.tasks.spec import TaskSpec, targets
 TASK = TaskSpec(
     name="ur10_palletizing",
     tree_id="Ur10Palletizing",
-    demo="robot_tasks.demo.ur10_palletizing:PALLETIZING",
+    demo="robot_tasks.tasks.palletizing.episode:PALLETIZING",
     leaves="robot_tasks.tasks.palletizing:register_palletizing_nodes",
     disturbances=("drop", "slot", "tilt"),
     items="bins",

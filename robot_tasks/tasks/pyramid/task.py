@@ -5,7 +5,7 @@ from robot_tasks.tasks.spec import TaskSpec, targets
 TASK = TaskSpec(
     name="franka_pyramid",
     tree_id="FrankaPyramid",
-    demo="robot_tasks.demo.franka_pyramid:PYRAMID",
+    demo="robot_tasks.tasks.pyramid.episode:PYRAMID",
     leaves="robot_tasks.tasks.pyramid:register_pyramid_nodes",
     disturbances=("drag", "drop"),
     items="stacks",

@@ -6,7 +6,7 @@ from robot_tasks.tasks.spec import TaskSpec, targets
 TASK = TaskSpec(
     name="franka_stacking",
     tree_id="FrankaStacking",
-    demo="robot_tasks.demo.franka_stacking:STACKING",
+    demo="robot_tasks.tasks.stacking.episode:STACKING",
     leaves="robot_tasks.tasks.stacking:register_stacking_nodes",
     disturbances=("drag", "drop", "knock"),
     items="cubes",

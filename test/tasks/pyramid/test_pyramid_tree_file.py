@@ -7,7 +7,7 @@ from defusedxml import ElementTree
 from paths import REPO
 
 from robot_tasks.commands._tree_model import model_xml
-from robot_tasks.demo.franka_pyramid import FLAGS, GOALS, RECOVERIES
+from robot_tasks.tasks.pyramid.episode import FLAGS, GOALS, RECOVERIES
 
 TREE = REPO / "trees" / "franka_pyramid.xml"
 

@@ -28,7 +28,7 @@ FORCE_TOLERANCE of 10 N with an in-plane error below ERROR_LIMIT.
 
 This module is in the demo layer, not in robot_tasks/tasks/press/, because press.png is
 drawn with the demo's line chart (press_plot.py) and the topic names are the ROS layer's
-(robot_tasks.ros.controller_topics): a task package imports neither.
+(robot_tasks.controller_topics): a task package imports neither.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from robot_tasks.ros.controller_topics import (
+from robot_tasks.controller_topics import (
     CONTACT_TRUTH_TOPIC,
     CURRENT_POSE_TOPIC,
     EXTERNAL_WRENCH_TOPIC,
@@ -248,8 +248,8 @@ def write_press_csv(log, path: Path) -> Path:
 
 def grade_press(follower: PressFollower, run_dir: Path):
     """PRESS.grade_followed: the recording graded (report["press"]), press.csv and press.png."""
-    from robot_tasks.demo.press_plot import draw_press
     from robot_tasks.sim.scenes.franka_press import wall_frame
+    from robot_tasks.tasks.press.plot import draw_press
 
     log = press_log(follower.record, wall_frame())
     press = grade(log)

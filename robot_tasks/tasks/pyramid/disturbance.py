@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from robot_tasks.demo.report import positions_of
 from robot_tasks.robots import TABLE_TOP_Z
+from robot_tasks.tasks.episode import positions_of
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop")

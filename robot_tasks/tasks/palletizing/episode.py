@@ -10,9 +10,9 @@ on the sim's ground truth: report["bins"].
 """
 from __future__ import annotations
 
-from robot_tasks.demo.pallet_disturbance import PalletDisturbanceRule
-from robot_tasks.demo.pallet_grade import judge_pallet, pallet_complete
 from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
+from robot_tasks.tasks.palletizing.disturbance import PalletDisturbanceRule
+from robot_tasks.tasks.palletizing.grade import judge_pallet, pallet_complete
 
 PHASES = ("reach_to_pick", "suction_on", "lift", "to_flip_station", "lay_on_side", "release_on_jig",
           "into_bin", "regrip", "turn_upright", "above_slot", "reach_to_place", "release_on_pallet")

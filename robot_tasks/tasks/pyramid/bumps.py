@@ -22,7 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from robot_tasks.demo.motion_overlap import MotionOverlap
+from robot_tasks.tasks.pyramid.motion_overlap import MotionOverlap
 
 RESERVED = re.compile(r"reserve: (\w+) -> (\w+)")
 PLACED = re.compile(r"placed: (\w+) put (\w+) at level")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from robot_tasks.demo.line_chart import Panel, Series, write_chart
+from robot_tasks.tasks.press.line_chart import Panel, Series, write_chart
 
 
 def draw_press(log, path, title: str = "franka_press: hybrid force/motion, 10 N into a 45° wall, "

@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from robot_tasks.demo.pallet_grade import up_component
-from robot_tasks.demo.report import positions_of
+from robot_tasks.tasks.episode import positions_of
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
+from robot_tasks.tasks.palletizing.grade import up_component
 from robot_tasks.tasks.palletizing.tool import multiply
 
 MODES = ("drop", "slot", "tilt")

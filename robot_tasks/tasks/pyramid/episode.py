@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import math
 
-from robot_tasks.demo.motion_overlap import MotionOverlap
-from robot_tasks.demo.pyramid_bumps import BumpWatch
-from robot_tasks.demo.pyramid_disturbance import PyramidDisturbanceRule
-from robot_tasks.demo.report import judge_stack, positions_of
-from robot_tasks.tasks.episode import DemoTask
+from robot_tasks.tasks.episode import DemoTask, positions_of
+from robot_tasks.tasks.pyramid.bumps import BumpWatch
+from robot_tasks.tasks.pyramid.disturbance import PyramidDisturbanceRule
+from robot_tasks.tasks.pyramid.motion_overlap import MotionOverlap
+from robot_tasks.tasks.stacking.grade import judge_stack
 
 GOALS = {"panda_1": (0.46, 0.28), "panda_2": (0.54, -0.28)}
 STACK_SIZE = 3

@@ -11,13 +11,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from robot_tasks.demo.report import positions_of
+from robot_tasks.tasks.episode import positions_of
+from robot_tasks.tasks.stacking.plan import DEFAULT_ORDER as ORDER
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop", "knock")
 # Sim seconds from the arming phase's start (the runner passes sim time: the same at any rtf).
 DEFAULT_DELAY_S = {"drag": 0.3, "drop": 0.0, "knock": 0.0}
-ORDER = ("red_cube", "blue_cube", "green_cube", "yellow_cube")
 # drop and knock also wait for the carried cube to be lifted and still away from the stack
 # (ground truth): a drop over the stack lands the cube on it (a stack-validity case, not a
 # drop), and a knock after the release is never seen while holding. A delay alone

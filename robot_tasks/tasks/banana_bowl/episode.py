@@ -17,7 +17,7 @@ controllers' per-step states, checked) and a rosbag2 MCAP bag of the run's topic
 """
 from __future__ import annotations
 
-from robot_tasks.ros.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
+from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
 from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
 
 TREE_ID = "BananaBowl"

@@ -4,13 +4,13 @@
 
 Phases are the eight motion/gripper steps of each cube; a recovery is one of the tree's
 three reactive checks failing; `--disturb` drags, drops or knocks (disturbance.py); the
-end is graded by judge_stack (report.py) on the sim's ground truth: report["cubes"].
+end is graded by judge_stack (grade.py) on the sim's ground truth: report["cubes"].
 """
 from __future__ import annotations
 
-from robot_tasks.demo.disturbance import DisturbanceRule
-from robot_tasks.demo.report import judge_stack, positions_of
-from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask, positions_of
+from robot_tasks.tasks.stacking.disturbance import DisturbanceRule
+from robot_tasks.tasks.stacking.grade import judge_stack
 
 TREE_ID = "FrankaStacking"
 PHASES = ("pre_grasp", "approach", "grasp", "lift", "transport", "lower", "release", "retract")
