@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame
-from robot_tasks.tasks.episode import DemoTask, FollowTopic, positions_of
+from robot_tasks.tasks.episode import DemoTask, Follower, FollowTopic, positions_of
 
 if TYPE_CHECKING:                     # the runner's options, read here; the runner imports this module
     from robot_tasks.demo.runner import DemoOptions
@@ -66,7 +66,7 @@ class RunState:
     task_log: list = field(default_factory=list)    # the tree executor's log lines (its decisions)
     phase_windows: dict = field(default_factory=dict)  # phase -> [start, end] sim s (RUNNING -> SUCCESS)
     named_frames: dict = field(default_factory=dict)   # image stem -> RGB array (task.images)
-    follower: object = None                         # the task's `follow` object, if any
+    follower: Follower | None = None                # the task's `follow()`, if it has one
     goal: object = None                             # the ExecuteTree goal (a DriverGoal), once sent
 
 
@@ -111,6 +111,7 @@ class RunWatcher:
         self.perturb = self.node.create_client(PerturbObject, "perturb_object")
         self.ExecuteTree, self.PerturbObject = ExecuteTree, PerturbObject
         self.trace = self.bag = None
+        self.bag_counts: dict[str, int] = {}       # messages written per topic, once the bag is closed
         if options is not None and options.record and run_dir is not None:
             self._start_recording(task, render, run_dir)
         self.ros.start_thread()
@@ -138,7 +139,7 @@ class RunWatcher:
         if msg.name == TREE_EXECUTOR_LOGGER and len(self.state.task_log) < MAX_TASK_LOG:
             level = {20: "INFO", 30: "WARN", 40: "ERROR", 50: "FATAL"}.get(msg.level, str(msg.level))
             self.state.task_log.append(f"{self.state.sim_time:8.3f} {level} {msg.msg}")
-            if hasattr(self.state.follower, "on_log"):
+            if self.state.follower is not None:
                 self.state.follower.on_log(msg.msg)
 
     def _on_image(self, msg):
@@ -153,7 +154,7 @@ class RunWatcher:
             self.state.positions = positions_of(poses)
             for name, pose in poses.items():
                 self.state.first_poses.setdefault(name, pose)
-        if hasattr(self.state.follower, "on_poses"):
+        if self.state.follower is not None:
             self.state.follower.on_poses(self.state.sim_time, self.state.positions)
 
     def _on_status(self, msg):

@@ -194,7 +194,7 @@ def _finish_recording(task, watcher, state, run_dir, report, say) -> None:
         say(f"demo: trace {entry.get('shape', '?')} ({entry.get('error', 'checks passed')}); "
             f"max arm command step {steps} rad")
     if watcher.bag is not None:
-        report["bag"] = {"path": "bag", "messages": getattr(watcher, "bag_counts", {})}
+        report["bag"] = {"path": "bag", "messages": watcher.bag_counts}
 
 
 def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | None:
@@ -237,8 +237,7 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
         outcome = executed(sent, report)
         print_events(state, wall_start, say, rule)
         if rule is not None and perturb_future is None:
-            if hasattr(rule, "on_task_log"):       # a rule that arms on the executor's log lines
-                rule.on_task_log(list(state.task_log), state.sim_time)
+            rule.on_task_log(list(state.task_log), state.sim_time)
             with state.lock:
                 request = rule.due(state.sim_time, dict(state.poses))
             if request is not None:

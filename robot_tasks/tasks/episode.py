@@ -26,6 +26,61 @@ def positions_of(poses: dict[str, tuple]) -> dict[str, Sequence[float]]:
     return {name: pose[0] for name, pose in poses.items()}
 
 
+# What a grader returns: (the report's key for the items, one row per item, all ok, a line of text)
+Grade = tuple[str, list, bool, str]
+
+
+class DisturbanceRule:
+    """When and how a run is disturbed: the runner feeds a rule what happens and asks it.
+
+    A rule is armed by what the tree does (on_phase_start: a phase node started, with how
+    many items are done) or by what the executor logs (on_task_log), and `due(now, poses)`
+    is asked every loop of the runner with the sim's ground truth: it returns the sim's
+    PerturbObject request ({"object_name", "mode", "target"}) once, when the moment has come,
+    and None otherwise. `now` is always sim time, so a delay means the same at any real-time
+    factor. What the rule decided goes into `log` (the report's "disturbance_log").
+    Subclasses override what they use; these defaults never disturb.
+    """
+
+    log: list
+
+    def on_phase_start(self, phase: str, counted: int, now: float) -> None:
+        """A phase node started; `counted` items are done."""
+
+    def on_task_log(self, lines: Sequence[str], now: float) -> None:
+        """Every tree-executor log line so far (a rule armed by what the tree says)."""
+
+    def due(self, now: float, poses: dict[str, tuple]) -> dict | None:
+        """The PerturbObject request to send now, or None."""
+        return None
+
+
+class Follower:
+    """Something that watches the whole run and adds its findings to the report.
+
+    The watcher calls every method from its one thread, in the order things arrived:
+    on_change for each node status change, on_log for each tree-executor log line,
+    on_poses for each ground-truth sample, on_message for each message of the task's
+    `follow_topics`. `summary()` is merged into the report at the end. Subclasses
+    override what they use; these defaults ignore everything.
+    """
+
+    def on_change(self, sim_time: float, change) -> None:
+        """A node's status changed (robot_tasks_interfaces/NodeStatusChange)."""
+
+    def on_log(self, line: str) -> None:
+        """A tree-executor log line."""
+
+    def on_poses(self, sim_time: float, positions: dict[str, Sequence[float]]) -> None:
+        """The ground truth's positions {object: (x, y, z)}."""
+
+    def on_message(self, topic: str, message) -> None:
+        """A message of one of the task's follow_topics."""
+
+    def summary(self) -> dict:
+        return {}
+
+
 @dataclass(frozen=True)
 class FollowTopic:
     """A topic the task's follower hears, besides what the runner's watcher listens to itself.
@@ -54,10 +109,9 @@ class DemoTask:
     counted     the phase whose success counts one item done ("release": a cube stacked)
     counted_as  the word for that count in captions ("stacked", "placed")
     recoveries  {(node name or registration ID, status): what it means}
-    make_rule   mode -> a disturbance rule (on_phase_start(phase, count, now), due(now, poses), log;
-                `now` is sim time, so a delay means the same at any real-time factor)
-    grade       (final poses, first poses, counted events) -> (items key, rows, all ok, summary
-                text); poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's
+    make_rule   mode (of `--disturb`) -> a DisturbanceRule
+    grade       (final poses, first poses, counted events) -> a Grade (items key, rows, all ok,
+                summary text); poses are {object name: ((x, y, z), (qx, qy, qz, qw))} from the sim's
                 ground truth; each counted event is a Counted (sim time, every position then)
     optional (a demonstration-recording task):
     images      ((phase, file stem), ...): one saved image after each of these phases, and
@@ -68,13 +122,11 @@ class DemoTask:
     bounded_phases  phases whose commanded arm steps are reported (max inf-norm step)
     bag_topics      ((topic, type, max rate), ...) for the MCAP bag; camera_topic joins
                     them when rendering is on
-    follow      optional: () -> an object fed every node status change, on_change(sim time,
-                change), whose summary() dict is merged into the report (franka_pyramid: each
-                robot's result, how long both arms moved at once, the cubes bumped); if it
-                has them, on_log(line) gets the tree executor's log lines and on_poses(sim
-                time, positions) the ground truth, all from the watcher's one thread
+    follow      optional: () -> a Follower, fed the whole run, whose summary() is merged into
+                the report (franka_pyramid: each robot's result, how long both arms moved at
+                once, the cubes bumped)
     follow_topics   optional: FollowTopics whose every message goes to the follower's
-                on_message(topic, message), same thread (the press: force and pose samples)
+                on_message(topic, message) (the press: force and pose samples)
     grade_followed  optional: (follower, run folder) -> the same four as `grade`, for a task
                 graded on what its follower recorded instead of on the final poses (the press:
                 10 N held at three targets); it may write files of its own into the run
@@ -90,8 +142,8 @@ class DemoTask:
     counted: str
     counted_as: str
     recoveries: dict
-    make_rule: Callable
-    grade: Callable
+    make_rule: Callable[[str], DisturbanceRule | None]
+    grade: Callable[[dict, dict, list], Grade]
     images: tuple = ()
     start_image: str = ""
     done_image: str = ""
@@ -101,7 +153,7 @@ class DemoTask:
     bounded_phases: tuple = ()
     bag_topics: tuple = ()
     camera_topic: tuple | None = None
-    follow: Callable | None = None
+    follow: Callable[[], Follower] | None = None
     follow_topics: tuple[FollowTopic, ...] = ()
     grade_followed: Callable | None = None
     timeout: float | None = None

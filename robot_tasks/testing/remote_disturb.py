@@ -3,7 +3,7 @@
     python -m robot_tasks.testing.remote_disturb drag --timeout 400
 
 The demo (robot_tasks.demo.runner) watches the tree's `tree_status` and the sim's `objects`,
-and when the task's DisturbanceRule says so (drag: while the arm heads for the 2nd cube)
+and when the task's disturbance rule says so (drag: while the arm heads for the 2nd cube)
 calls the sim's `perturb_object` service. When the sim runs on the robot's computer
 (robot_tasks.testing.split_stacking), this process on the task host does the same with the
 same parts -- the demo's RunWatcher, the task's rule and its request -- so the service call,

@@ -9,7 +9,7 @@ from ground_truth import level
 
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
 from robot_tasks.demo.report import write_report
-from robot_tasks.tasks.stacking.disturbance import DisturbanceRule
+from robot_tasks.tasks.stacking.disturbance import StackingDisturbanceRule
 from robot_tasks.tasks.stacking.grade import judge_stack
 from robot_tasks.tasks.table_spots import free_spot
 
@@ -41,7 +41,7 @@ def test_write_report(tmp_path):
 ])
 def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode, phase, stacked, expected_mode,
                                                                            cube):
-    rule = DisturbanceRule(mode, delay_s=0.5)
+    rule = StackingDisturbanceRule(mode, delay_s=0.5)
     positions = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "green_cube": (0.4, 0.2, 0.75),
                  "yellow_cube": (0.6, -0.2, 0.65)}
     rule.on_phase_start("lift", stacked, 10.0)
@@ -61,7 +61,7 @@ def test_disturbance_rules_arm_on_their_phase_and_fire_once_after_the_delay(mode
 
 @pytest.mark.parametrize("mode", ["drop", "knock"])
 def test_drop_and_knock_wait_until_the_green_cube_is_carried_away_from_the_stack(mode):
-    rule = DisturbanceRule(mode)
+    rule = StackingDisturbanceRule(mode)
     rule.on_phase_start("transport", 2, 10.0)
     base = {"red_cube": (0.5, 0.0, 0.65), "blue_cube": (0.5, 0.0, 0.70), "yellow_cube": (0.6, -0.2, 0.65)}
     assert rule.due(11.0, level({**base, "green_cube": (0.4, 0.2, 0.65)})) is None     # still on the table
@@ -72,7 +72,7 @@ def test_drop_and_knock_wait_until_the_green_cube_is_carried_away_from_the_stack
 
 def test_unknown_disturbance_is_refused():
     with pytest.raises(ValueError, match="not one of drag, drop, knock"):
-        DisturbanceRule("shake")
+        StackingDisturbanceRule("shake")
 
 
 def test_free_spot_none_when_crowded():

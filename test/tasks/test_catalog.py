@@ -30,6 +30,21 @@ def test_every_task_has_its_files_targets_and_demo(spec):
     assert isinstance(demo, DemoTask) and (demo.name, demo.tree_id) == (spec.name, spec.tree_id)
 
 
+@pytest.mark.parametrize("spec", tasks(), ids=lambda spec: spec.name)
+def test_every_task_fills_the_runners_roles_with_their_types(spec):
+    """The runner calls every method of a rule and a follower without looking first: a
+    task's rules and follower must be the base classes' kind (which define them all)."""
+    from robot_tasks.tasks.episode import DisturbanceRule, Follower
+
+    demo = spec.load_demo()
+    for mode in spec.disturbances:
+        rule = demo.make_rule(mode)
+        assert isinstance(rule, DisturbanceRule), f"{spec.name} --disturb {mode}: {type(rule).__name__}"
+        assert isinstance(rule.log, list)
+    if demo.follow is not None:
+        assert isinstance(demo.follow(), Follower)
+
+
 def test_an_unknown_task_names_the_known_ones():
     with pytest.raises(UnknownTask, match="no task 'franka_stack'; known: banana_bowl, franka_pick_place, "):
         task_spec("franka_stack")

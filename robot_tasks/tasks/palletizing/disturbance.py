@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from robot_tasks.tasks.episode import positions_of
+from robot_tasks.tasks.episode import DisturbanceRule, positions_of
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
 from robot_tasks.tasks.palletizing.grade import up_component
 from robot_tasks.tasks.palletizing.tool import multiply
@@ -52,7 +52,7 @@ def tilted_on_the_stop(upside_down: bool) -> tuple[float, float, float, float]:
 
 
 @dataclass
-class PalletDisturbanceRule:
+class PalletDisturbanceRule(DisturbanceRule):
     """Arms on a phase event (with `count` bins placed), fires once the ground truth allows."""
 
     mode: str

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.sim.scenes.common import CUBE_SIZE
 from robot_tasks.sim.scenes.franka_pick_place import CUBE_NAME, TARGET_NAME, target_for_seed
-from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
+from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask, DisturbanceRule
 from robot_tasks.tasks.table_spots import free_spot
 from robot_tasks.tasks.world_view import axes_of_quaternion
 
@@ -44,7 +44,7 @@ DRAG_CLEARANCE = 0.12
 
 
 @dataclass
-class DragRule:
+class DragRule(DisturbanceRule):
     """Drags the cube once, DRAG_DELAY_S after the first pre-grasp starts (nothing placed yet).
 
     The runner calls `on_phase_start` as phases start and `due` in its loop; `due` returns

@@ -47,7 +47,7 @@ from robot_tasks.controller_topics import (
     TIP_TRUTH_TOPIC,
     under,
 )
-from robot_tasks.tasks.episode import DemoTask, FollowTopic
+from robot_tasks.tasks.episode import DemoTask, Follower, FollowTopic
 from robot_tasks.tasks.errors import TaskError
 
 TREE_ID = "FrankaPress"
@@ -100,7 +100,7 @@ def _key(stamp) -> int:
     return stamp.sec * 1_000_000_000 + stamp.nanosec
 
 
-class PressFollower:
+class PressFollower(Follower):
     """The press's follower: every message of FOLLOW_TOPICS into one PressRecord.
 
     The runner's watcher calls on_message(topic, message) from its one thread; grade_press

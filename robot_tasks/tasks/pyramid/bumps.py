@@ -22,6 +22,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from robot_tasks.tasks.episode import Follower
 from robot_tasks.tasks.pyramid.motion_overlap import MotionOverlap
 
 RESERVED = re.compile(r"reserve: (\w+) -> (\w+)")
@@ -32,7 +33,7 @@ RESTING_SAMPLES = 5      # ... this many in a row: the cube has come to rest
 
 
 @dataclass
-class BumpWatch:
+class BumpWatch(Follower):
     overlap: MotionOverlap = field(default_factory=MotionOverlap)
     flag_names: tuple = ()                            # the tree's Scripts that raise needs_recovery
     threshold: float = 0.01                           # m from its resting place

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from robot_tasks.robots import TABLE_TOP_Z
-from robot_tasks.tasks.episode import positions_of
+from robot_tasks.tasks.episode import DisturbanceRule, positions_of
 from robot_tasks.tasks.table_spots import free_spot
 
 MODES = ("drag", "drop")
@@ -29,7 +29,7 @@ LINE = re.compile(r"(reserve|lock|unlock): (\w+)(?: -> (\w+)| enters the center|
 
 
 @dataclass
-class PyramidDisturbanceRule:
+class PyramidDisturbanceRule(DisturbanceRule):
     mode: str
     reserved: dict = field(default_factory=dict)      # robot -> cube it reserved last
     counts: dict = field(default_factory=dict)        # (robot, event) -> times seen

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from robot_tasks.tasks.episode import Follower
+
 
 @dataclass
-class MotionOverlap:
+class MotionOverlap(Follower):
     robots: tuple[str, ...] = ("panda_1", "panda_2")
     running: dict = field(default_factory=dict)     # robot -> set of running MoveToPose paths
     results: dict = field(default_factory=dict)     # robot -> last status of its SubTree node

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from robot_tasks.tasks.episode import positions_of
+from robot_tasks.tasks.episode import DisturbanceRule, positions_of
 from robot_tasks.tasks.stacking.plan import DEFAULT_ORDER as ORDER
 from robot_tasks.tasks.table_spots import free_spot
 
@@ -37,7 +37,7 @@ def carried_away_from_stack(positions: dict[str, Sequence[float]]) -> bool:
 
 
 @dataclass
-class DisturbanceRule:
+class StackingDisturbanceRule(DisturbanceRule):
     """Arms on a phase event, fires once after `delay_s` (sim seconds)."""
 
     mode: str

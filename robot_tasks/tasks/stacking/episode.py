@@ -9,7 +9,7 @@ end is graded by judge_stack (grade.py) on the sim's ground truth: report["cubes
 from __future__ import annotations
 
 from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask, positions_of
-from robot_tasks.tasks.stacking.disturbance import DisturbanceRule
+from robot_tasks.tasks.stacking.disturbance import StackingDisturbanceRule
 from robot_tasks.tasks.stacking.grade import judge_stack
 
 TREE_ID = "FrankaStacking"
@@ -26,5 +26,5 @@ def grade(poses: dict, _first_poses: dict, _counted: list):
 
 
 STACKING = DemoTask(name="franka_stacking", tree_id=TREE_ID, phases=PHASES, counted="release",
-                    counted_as="stacked", recoveries=RECOVERIES, make_rule=DisturbanceRule, grade=grade,
+                    counted_as="stacked", recoveries=RECOVERIES, make_rule=StackingDisturbanceRule, grade=grade,
                     bag_topics=(SENT_TRAJECTORY_TOPIC,))
