@@ -30,16 +30,13 @@ import logging
 from robot_tasks.bt import ConditionNode, InputPort, NodeStatus, OutputPort, SyncActionNode
 from robot_tasks.bt.errors import BehaviorTreeError
 
-from ..world_view import Seen, WorldViewError, distance, position_of_pose, seen_by_label
+from ..world_leaf import WorldViewLeaf, detections_port, first_seen_port
+from ..world_view import Seen, distance
 from . import plan
 
 LOG = logging.getLogger("robot_tasks.tasks.pick_place")
 SUCCESS, FAILURE = NodeStatus.SUCCESS, NodeStatus.FAILURE
 POSES = ("pregrasp_pose", "grasp_pose", "lift_pose", "transport_pose", "lower_pose", "retract_pose")
-
-
-def detections_port():
-    return InputPort("detections", description="list of DetectedObject (dicts) from perception")
 
 
 def cube_port():
@@ -50,20 +47,12 @@ def target_port():
     return InputPort("target", str, description="'x;y' [m, world] where the cube goes (goal payload)")
 
 
-def first_seen_port(direction=InputPort):
-    return direction("first_seen", description="xyz of the cube when its pickup started")
-
-
-class _PickPlaceLeaf:
+class _PickPlaceLeaf(WorldViewLeaf):
     """Port readers shared by the leaves (a mixin: the leaves derive from BT node classes);
     each names the node and the port when the entry holds something unusable."""
 
     def cube_seen(self) -> Seen | None:
-        try:
-            seen = seen_by_label(self.get_input("detections", default=None))
-        except WorldViewError as exc:
-            raise BehaviorTreeError(f"node '{self.full_path}': port [detections]: {exc}") from None
-        return seen.get(self.get_input("cube"))
+        return self.seen().get(self.get_input("cube"))
 
     def target(self) -> tuple[float, float]:
         try:
@@ -72,13 +61,7 @@ class _PickPlaceLeaf:
             raise BehaviorTreeError(f"node '{self.full_path}': port [target]: {exc}") from None
 
     def first_seen(self):
-        pose = self.get_input("first_seen", default=None)
-        if pose is None:
-            return None
-        try:
-            return position_of_pose(pose)
-        except WorldViewError as exc:
-            raise BehaviorTreeError(f"node '{self.full_path}': port [first_seen]: {exc}") from None
+        return self.position("first_seen")
 
 
 class PickPlacePoses(_PickPlaceLeaf, SyncActionNode):

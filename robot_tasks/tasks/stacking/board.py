@@ -2,7 +2,8 @@
 
 The entries and who writes them are tabled in leaves.py; each port helper here declares one
 entry the same way wherever a leaf reads or writes it, and `_StackingLeaf` reads them back,
-naming the node and the port when an entry holds something unusable.
+naming the node and the port when an entry holds something unusable. The world-view entries
+every task reads (`detections`, `first_seen`) and their readers come from tasks/world_leaf.py.
 """
 from __future__ import annotations
 
@@ -14,12 +15,7 @@ from robot_tasks.bt import (
 )
 from robot_tasks.bt.errors import BehaviorTreeError
 
-from ..world_view import (
-    Seen,
-    WorldViewError,
-    position_of_pose,
-    seen_by_label,
-)
+from ..world_leaf import WorldViewLeaf
 from . import plan
 
 LOG = logging.getLogger("robot_tasks.tasks.stacking")
@@ -56,23 +52,15 @@ def holding_port(direction=InputPort):
     return direction("holding", str, description="label of the held cube, '' for none")
 
 
-def detections_port():
-    return InputPort("detections", description="list of DetectedObject (dicts) from perception")
-
-
 def cube_port():
     return InputPort("cube", str, description="label of the cube")
-
-
-def first_seen_port(direction=InputPort):
-    return direction("first_seen", description="xyz of the cube when its pickup started")
 
 
 def tolerance_port():
     return InputPort("tolerance", float, default=plan.DISPLACED_DISTANCE, description="m")
 
 
-class _StackingLeaf:
+class _StackingLeaf(WorldViewLeaf):
     """Port readers shared by the leaves (a mixin: the leaves derive from BT node classes);
     each names the node and the port when the entry holds something unusable."""
 
@@ -88,22 +76,6 @@ class _StackingLeaf:
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             return tuple(value)
         raise BehaviorTreeError(f"node '{self.full_path}': port [{port}] must be a list of labels, got {value!r}")
-
-    def seen(self) -> dict[str, Seen]:
-        try:
-            return seen_by_label(self.get_input("detections", default=None))
-        except WorldViewError as exc:
-            raise BehaviorTreeError(f"node '{self.full_path}': port [detections]: {exc}") from None
-
-    def position(self, port: str):
-        """xyz of a pose port, None when the entry is empty."""
-        pose = self.get_input(port, default=None)
-        if pose is None:
-            return None
-        try:
-            return position_of_pose(pose)
-        except WorldViewError as exc:
-            raise BehaviorTreeError(f"node '{self.full_path}': port [{port}]: {exc}") from None
 
     def cube(self, layout: plan.StackLayout) -> str:
         label = self.get_input("cube")

@@ -16,6 +16,7 @@ from robot_tasks.bt import (
 )
 from robot_tasks.bt.errors import BehaviorTreeError
 
+from ..world_leaf import detections_port
 from ..world_view import (
     detections_stamp,
     stamp_seconds,
@@ -26,7 +27,6 @@ from .board import (
     LOG,
     SUCCESS,
     _StackingLeaf,
-    detections_port,
     holding_port,
     layout_port,
     note,

@@ -12,6 +12,7 @@ from robot_tasks.bt import (
     SyncActionNode,
 )
 
+from ..world_leaf import detections_port, first_seen_port
 from ..world_view import (
     detections_stamp,
     distance,
@@ -23,8 +24,6 @@ from .board import (
     SUCCESS,
     _StackingLeaf,
     cube_port,
-    detections_port,
-    first_seen_port,
     holding_port,
     layout_port,
     note,

@@ -11,6 +11,7 @@ from robot_tasks.bt import (
     SyncActionNode,
 )
 
+from ..world_leaf import detections_port, first_seen_port
 from . import plan, repair
 from .board import (
     FAILURE,
@@ -18,8 +19,6 @@ from .board import (
     SUCCESS,
     _StackingLeaf,
     cube_port,
-    detections_port,
-    first_seen_port,
     holding_port,
     layout_port,
     note,
