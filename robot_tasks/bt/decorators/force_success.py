@@ -1,17 +1,11 @@
 """ForceSuccess (BT.CPP `force_success_node.h`)."""
 from __future__ import annotations
 
-from ..decorator_node import DecoratorNode
-from ..status import FAILURE, RUNNING, SUCCESS, NodeStatus
+from ..status import SUCCESS
+from .forced_result import ForcedResultNode
 
 
-class ForceSuccessNode(DecoratorNode):
+class ForceSuccessNode(ForcedResultNode):
     """A completed child (SUCCESS or FAILURE) becomes SUCCESS; RUNNING/SKIPPED pass."""
 
-    def tick(self) -> NodeStatus:
-        self.status = RUNNING
-        child_status = self.child.execute_tick()
-        if child_status is SUCCESS or child_status is FAILURE:
-            self.reset_child()
-            return SUCCESS
-        return child_status
+    forced = SUCCESS
