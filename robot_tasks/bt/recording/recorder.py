@@ -142,14 +142,20 @@ class TreeRecorder:
         original_tick, original_halt = node.tick, node.halt
         state = own   # the status is an instance attribute, observed or not: read it without the property
 
-        def tick():
+        def enter():
+            """What every call into the leaf starts with: the caller's hook, the pending
+            writes flushed, the call counted, the leaf marked as the one inside; returns
+            the leaf's status before the call."""
             if self.before_call is not None:
                 self.before_call()
             self._flush()
             self.calls += 1
             leaf.calls += 1
-            before = state["status"]
             self._inside = node
+            return state["status"]
+
+        def tick():
+            before = enter()
             try:
                 status = original_tick()
             except SinkStop:
@@ -172,13 +178,7 @@ class TreeRecorder:
             return status
 
         def halt():
-            if self.before_call is not None:
-                self.before_call()
-            self._flush()
-            self.calls += 1
-            leaf.calls += 1
-            before = state["status"]
-            self._inside = node
+            before = enter()
             try:
                 original_halt()
             finally:
