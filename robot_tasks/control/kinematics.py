@@ -21,6 +21,15 @@ from .pose import Pose, as_vector
 from .robot_models import ArmSpec
 
 
+def _pinocchio_model(build, urdf, source: str) -> pin.Model:
+    """`build(urdf)` (Pinocchio's reader of URDF text or of a file), a parse error as a
+    ModelError that names `source`."""
+    try:
+        return build(urdf)
+    except (RuntimeError, ValueError) as exc:
+        raise ModelError(f"{source}: Pinocchio could not parse the URDF: {exc}") from None
+
+
 class ArmKinematics:
     """Kinematics of the chain base_frame -> tip_frame moved by `joint_names`.
 
@@ -102,10 +111,7 @@ class ArmKinematics:
         """Build from URDF text (e.g. a `robot_description` parameter)."""
         if not isinstance(urdf_xml, str) or "<robot" not in urdf_xml:
             raise ModelError(f"{source}: not URDF text (no <robot> element)")
-        try:
-            model = pin.buildModelFromXML(urdf_xml)
-        except (RuntimeError, ValueError) as exc:
-            raise ModelError(f"{source}: Pinocchio could not parse the URDF: {exc}") from None
+        model = _pinocchio_model(pin.buildModelFromXML, urdf_xml, source)
         return cls(model, tip_frame, joint_names, base_frame, locked_joints, source)
 
     @classmethod
@@ -115,10 +121,7 @@ class ArmKinematics:
         """Build from a URDF file on disk."""
         if not os.path.isfile(path):
             raise ModelError(f"URDF not found: {path}")
-        try:
-            model = pin.buildModelFromUrdf(path)
-        except (RuntimeError, ValueError) as exc:
-            raise ModelError(f"{path}: Pinocchio could not parse the URDF: {exc}") from None
+        model = _pinocchio_model(pin.buildModelFromUrdf, path, path)
         return cls(model, tip_frame, joint_names, base_frame, locked_joints, path)
 
     @classmethod
