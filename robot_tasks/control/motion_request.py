@@ -97,21 +97,25 @@ class FrameMap:
 
     def to_base(self, pose: Pose, frame_id: str) -> Pose:
         """Express `pose`, given in `frame_id` ("" = world), in the base frame."""
-        frame = frame_id or WORLD_FRAME
-        if frame == self.base_frame:
+        if not self._is_world(frame_id):
             return pose
-        if frame == WORLD_FRAME:
-            return Pose.from_se3(self._base_T_world * pose.to_se3())
-        raise MotionFailure(ErrorCode.INVALID_FRAME,
-                            f"frame '{frame}' is not '{self.base_frame}' or '{WORLD_FRAME}'")
+        return Pose.from_se3(self._base_T_world * pose.to_se3())
 
     def from_base(self, pose: Pose, frame_id: str) -> Pose:
         """Express a base-frame pose in `frame_id` (one of `names`, "" = world)."""
+        if not self._is_world(frame_id):
+            return pose
+        return Pose.from_se3(self._world_T_base * pose.to_se3())
+
+    def _is_world(self, frame_id: str) -> bool:
+        """Whether `frame_id` ("" = world) is the world frame, so a pose in it needs the
+        base-world transform, or the base frame, so it needs none; any other frame is
+        an INVALID_FRAME MotionFailure."""
         frame = frame_id or WORLD_FRAME
         if frame == self.base_frame:
-            return pose
+            return False
         if frame == WORLD_FRAME:
-            return Pose.from_se3(self._world_T_base * pose.to_se3())
+            return True
         raise MotionFailure(ErrorCode.INVALID_FRAME,
                             f"frame '{frame}' is not '{self.base_frame}' or '{WORLD_FRAME}'")
 
