@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from robot_tasks.bt import InputPort, NodeStatus, OutputPort
 from robot_tasks.ros.leaves.action_node import RosActionNode
-from robot_tasks.ros.leaves.service_node import RosServiceNode, ServiceNodeErrorCode
+from robot_tasks.ros.leaves.service_node import RosServiceNode
 from robot_tasks.ros.leaves.values import parse_float_list, parse_pose, parse_string_list
 
 
@@ -105,8 +105,4 @@ class SwitchController(RosServiceNode):
         return True
 
     def on_response(self, response) -> NodeStatus:
-        if "message" in self.config.output_ports:
-            self.set_output("message", response.message)
-        if not response.ok:
-            return self.fail(ServiceNodeErrorCode.SERVICE_FAILED, response.message)
-        return NodeStatus.SUCCESS
+        return self.answered(response.ok, response.message)

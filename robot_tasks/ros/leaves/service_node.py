@@ -122,6 +122,16 @@ class RosServiceNode(StatefulActionNode):
                 self.set_output(port, value)
         return NodeStatus.FAILURE
 
+    def answered(self, ok: bool, message: str) -> NodeStatus:
+        """The end of a service that answers with a verdict and a text (std_srvs' Trigger,
+        controller_manager's SwitchController): the text goes to the `message` port when
+        the tree wires it; SUCCESS when `ok`, else a SERVICE_FAILED failure quoting it."""
+        if "message" in self.config.output_ports:
+            self.set_output("message", message)
+        if not ok:
+            return self.fail(ServiceNodeErrorCode.SERVICE_FAILED, message)
+        return NodeStatus.SUCCESS
+
 
 class TriggerService(RosServiceNode):
     """Call a std_srvs/srv/Trigger service; SUCCESS when it answers success=true."""
@@ -137,11 +147,7 @@ class TriggerService(RosServiceNode):
         return super().provided_ports() + [OutputPort("message", str, description="the response message")]
 
     def on_response(self, response) -> NodeStatus:
-        if "message" in self.config.output_ports:
-            self.set_output("message", response.message)
-        if not response.success:
-            return self.fail(ServiceNodeErrorCode.SERVICE_FAILED, response.message)
-        return NodeStatus.SUCCESS
+        return self.answered(response.success, response.message)
 
 
 class SetBoolService(TriggerService):
