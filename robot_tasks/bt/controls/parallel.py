@@ -1,4 +1,4 @@
-"""Parallel (BT.CPP `parallel_node.cpp`)."""
+"""Parallel (BT.CPP `parallel_node.cpp`), and ParallelBase, what it shares with ParallelAll."""
 from __future__ import annotations
 
 from ..control_node import ControlNode
@@ -8,15 +8,66 @@ from ..ports import InputPort
 from ..status import FAILURE, RUNNING, SKIPPED, SUCCESS, NodeStatus
 
 
-class ParallelNode(ControlNode):
-    """Ticks all children 'at once' (one after the other within a tick).
+class ParallelBase(ControlNode):
+    """The bookkeeping of Parallel and ParallelAll, which tick all children 'at once'
+    (one after the other within a tick).
 
-    SUCCESS once `success_count` children succeeded, FAILURE once `failure_count`
-    failed or success became impossible. A negative threshold t means N+t+1
-    (-1 = all children). Thresholds are checked after every child, so reaching one
-    ends the tick early; on completion running children are halted. Completed
-    children are not re-ticked; skipped ones are (they count only for this tick).
+    A child that completed (SUCCESS or FAILURE) is booked in `completed` and not ticked
+    again until the node itself completes; a SKIPPED child is ticked again next time
+    and counts only for the tick it was skipped in. A threshold port given as a
+    negative t means N+t+1 of the N children (-1 = all of them).
     """
+
+    kind: str  # the BT.CPP node name, for error messages
+
+    def __init__(self, name: str, config: NodeConfig | None = None):
+        super().__init__(name, config)
+        self.completed: set[int] = set()
+        self.success_children = 0
+        self.failure_children = 0
+
+    def _resolve(self, threshold: int) -> int:
+        if threshold < 0:
+            return max(len(self.children) + threshold + 1, 0)
+        return threshold
+
+    def _check_threshold(self, required: int, outcome: str) -> None:
+        """Refuse a threshold above the number of children: the node could never `outcome`."""
+        if len(self.children) < required:
+            raise LogicError(f"[{self.kind} '{self.name}']: number of children is less than threshold. "
+                             f"Can never {outcome}.")
+
+    def _tick_child(self, index: int, child) -> NodeStatus:
+        """Tick a child that has not completed yet and book what it returned."""
+        child_status = child.execute_tick()
+        if child_status is SUCCESS:
+            self.completed.add(index)
+            self.success_children += 1
+        elif child_status is FAILURE:
+            self.completed.add(index)
+            self.failure_children += 1
+        elif child_status is not SKIPPED and child_status is not RUNNING:
+            raise self._child_returned_idle()
+        return child_status
+
+    def _clear(self) -> None:
+        self.completed.clear()
+        self.success_children = 0
+        self.failure_children = 0
+
+    def halt(self) -> None:
+        self._clear()
+        ControlNode.halt(self)
+
+
+class ParallelNode(ParallelBase):
+    """SUCCESS once `success_count` children succeeded, FAILURE once `failure_count`
+    failed or success became impossible (negative thresholds: see ParallelBase).
+    Thresholds are checked after every child, so reaching one ends the tick early; on
+    completion running children are halted.
+    """
+
+    kind = "Parallel"
 
     @staticmethod
     def provided_ports():
@@ -29,14 +80,6 @@ class ParallelNode(ControlNode):
         super().__init__(name, config)
         self.success_threshold = -1
         self.failure_threshold = 1
-        self.completed: set[int] = set()
-        self.success_children = 0
-        self.failure_children = 0
-
-    def _resolve(self, threshold: int) -> int:
-        if threshold < 0:
-            return max(len(self.children) + threshold + 1, 0)
-        return threshold
 
     def tick(self) -> NodeStatus:
         self.success_threshold = self.get_input("success_count")
@@ -44,27 +87,13 @@ class ParallelNode(ControlNode):
         count = len(self.children)
         required_success = self._resolve(self.success_threshold)
         required_failure = self._resolve(self.failure_threshold)
-        if count < required_success:
-            raise LogicError(f"[Parallel '{self.name}']: number of children is less than threshold. "
-                             f"Can never succeed.")
-        if count < required_failure:
-            raise LogicError(f"[Parallel '{self.name}']: number of children is less than threshold. "
-                             f"Can never fail.")
+        self._check_threshold(required_success, "succeed")
+        self._check_threshold(required_failure, "fail")
         self.status = RUNNING
         skipped = 0
         for index, child in enumerate(self.children):
-            if index not in self.completed:
-                child_status = child.execute_tick()
-                if child_status is SUCCESS:
-                    self.completed.add(index)
-                    self.success_children += 1
-                elif child_status is FAILURE:
-                    self.completed.add(index)
-                    self.failure_children += 1
-                elif child_status is SKIPPED:
-                    skipped += 1
-                elif child_status is not RUNNING:
-                    raise self._child_returned_idle()
+            if index not in self.completed and self._tick_child(index, child) is SKIPPED:
+                skipped += 1
             if self.success_children >= required_success or (
                     self.success_threshold < 0 and self.success_children + skipped >= required_success):
                 self._clear()
@@ -76,12 +105,3 @@ class ParallelNode(ControlNode):
                 self.reset_children()
                 return FAILURE
         return SKIPPED if skipped == count else RUNNING
-
-    def _clear(self) -> None:
-        self.completed.clear()
-        self.success_children = 0
-        self.failure_children = 0
-
-    def halt(self) -> None:
-        self._clear()
-        ControlNode.halt(self)
