@@ -4,12 +4,13 @@ checked against the arm's joint limits.
 A trajectory is only as smooth as the controller's interpolation between its points makes
 it (robot_tasks.control.trajectory_check), so the check works on what was actually sent:
 the arm server publishes a copy of each trajectory it gives the controller on
-`~/sent_trajectory` (robot_tasks/nodes/arm_server/node.py), and the franka_stacking and
-ur10_palletizing demos record that topic into the run's bag/ (SENT_TRAJECTORY_TOPIC). From
-a finished run folder:
+`~/sent_trajectory` (robot_tasks/nodes/arm_server/node.py), and every demo with an arm
+records that topic of each of its arm servers into the run's bag/ (sent_trajectory_topic).
+From a finished run folder, for the arm server node `server` ("arm_server"; the pyramid's
+are "arm_server_1" and "arm_server_2"):
 
-    trajectories = read_sent_trajectories(run_dir)   # [TimedTrajectory], in send order
-    limits = server_limits(run_dir)                  # the arm's limits, as its server loaded them
+    trajectories = read_sent_trajectories(run_dir, server)   # [TimedTrajectory], in send order
+    limits = server_limits(run_dir, server)                  # its arm's limits, as it loaded them
     audit = audit_trajectories(trajectories, limits)
     audit.violations()          # [] when no joint exceeded any limit
     audit.worst("jerk")         # (ratio to the limit, trajectory index, joint)
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC
+from robot_tasks.tasks.episode import sent_trajectory_topic
 
 # robot_tasks.control (Pinocchio, toppra) is imported where it is used: the CLI should start
 # without it
@@ -45,13 +46,14 @@ def _seconds(duration) -> float:
     return duration.sec + duration.nanosec * 1e-9
 
 
-def read_sent_trajectories(run_dir: Path, topic: str = "/" + SENT_TRAJECTORY_TOPIC[0]) -> list:
-    """The recorded trajectories of `topic` in the run's bag/, in the order they were sent
-    (rosbags reads the MCAP bag without ROS)."""
+def read_sent_trajectories(run_dir: Path, server: str = ARM_SERVER) -> list:
+    """The recorded trajectories arm server node `server` sent, from the run's bag/, in the
+    order they were sent (rosbags reads the MCAP bag without ROS)."""
     from rosbags.highlevel import AnyReader
 
     from robot_tasks.control import TimedTrajectory
 
+    topic = "/" + sent_trajectory_topic(server)[0]
     trajectories = []
     with AnyReader([Path(run_dir) / "bag"]) as reader:
         connections = [c for c in reader.connections if c.topic == topic]
@@ -67,18 +69,18 @@ def read_sent_trajectories(run_dir: Path, topic: str = "/" + SENT_TRAJECTORY_TOP
     return trajectories
 
 
-def arm_server_parameters(run_dir: Path) -> dict:
-    """The arm_server's parameters in the run's copy of its bringup YAML (params/)."""
+def arm_server_parameters(run_dir: Path, server: str = ARM_SERVER) -> dict:
+    """Arm server `server`'s parameters in the run's copy of its bringup YAML (params/)."""
     for path in sorted((Path(run_dir) / "params").glob("*.yaml")):
         document = yaml.safe_load(path.read_text()) or {}
-        section = document.get(ARM_SERVER)
+        section = document.get(server)
         if isinstance(section, dict):
             return dict(section.get("ros__parameters") or {})
-    raise FileNotFoundError(f"{run_dir}/params: no bringup YAML with an '{ARM_SERVER}' section")
+    raise FileNotFoundError(f"{run_dir}/params: no bringup YAML with an '{server}' section")
 
 
-def server_limits(run_dir: Path):
-    """The JointLimits the run's arm_server timed against: its robot's URDF velocities
+def server_limits(run_dir: Path, server: str = ARM_SERVER):
+    """The JointLimits arm server `server` timed against: its robot's URDF velocities
     merged with its limits file (unscaled)."""
     from robot_tasks.control import (
         ArmKinematics,
@@ -89,7 +91,7 @@ def server_limits(run_dir: Path):
         ur10_spec,
     )
 
-    params = arm_server_parameters(run_dir)
+    params = arm_server_parameters(run_dir, server)
     robot = params.get("robot", "panda")
     kin = ArmKinematics.from_spec({"panda": panda_spec, "ur10": ur10_spec}[robot]())
     limits_file = params.get("limits_file") or default_limits_path(robot)

@@ -16,9 +16,16 @@ from typing import Callable, Sequence
 from robot_tasks.tasks.errors import TaskError
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
-# A DemoTask.bag_topics entry, (topic, type, max rate): every trajectory the root-namespace arm
-# server sent its driver (robot_tasks/demo/sent_trajectories.py checks them against the limits)
-SENT_TRAJECTORY_TOPIC = ("arm_server/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
+
+
+def sent_trajectory_topic(server: str = "arm_server") -> tuple[str, str, float]:
+    """A DemoTask.bag_topics entry, (topic, type, max rate): every trajectory the arm server
+    node `server` sent its driver (robot_tasks/demo/sent_trajectories.py checks them against
+    the limits)."""
+    return (f"{server}/sent_trajectory", "trajectory_msgs/msg/JointTrajectory", 0.0)
+
+
+SENT_TRAJECTORY_TOPIC = sent_trajectory_topic()
 
 
 def positions_of(poses: dict[str, tuple]) -> dict[str, Sequence[float]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from demo_cli import run_demo_cli
+from sent_trajectory_check import check_sent_trajectories
 
 pytestmark = [pytest.mark.ros, pytest.mark.sim, pytest.mark.slow]
 
@@ -66,6 +67,8 @@ def test_two_pandas_take_the_pyramid_apart(disturb, tmp_path):
     assert report["cubes_watched"] == 6, why        # the bump watch saw the ground truth of every cube
     assert report["node_exit_codes"] == {n: 0 for n in report["node_exit_codes"]}
     assert (runs[0] / "montage.png").stat().st_size > 10_000
+    for server in ("arm_server_1", "arm_server_2"):   # each Panda's: within the Panda's limits
+        check_sent_trajectories(runs[0], server)
     if disturb:
         dragged = report["disturbance"]["request"]["object_name"]
         assert report["disturbance"]["response"]["success"] is True, why

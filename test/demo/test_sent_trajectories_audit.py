@@ -111,4 +111,4 @@ def test_a_bag_of_sent_trajectories_reads_back_in_order(tmp_path, planners):
     assert np.allclose(back[0].positions, sent[0].positions) and np.allclose(back[0].accelerations,
                                                                              sent[0].accelerations)
     assert np.allclose(back[1].time_from_start, sent[1].time_from_start, atol=1e-9)
-    assert read_sent_trajectories(tmp_path, topic="/other_arm/sent_trajectory") == []
+    assert read_sent_trajectories(tmp_path, "arm_server_2") == []      # another server's: none recorded

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from robot_tasks.tasks.episode import DemoTask, positions_of
+from robot_tasks.tasks.episode import DemoTask, positions_of, sent_trajectory_topic
 from robot_tasks.tasks.pyramid.bumps import BumpWatch
 from robot_tasks.tasks.pyramid.disturbance import PyramidDisturbanceRule
 from robot_tasks.tasks.pyramid.motion_overlap import MotionOverlap
@@ -56,11 +56,16 @@ def grade_solo(poses: dict, _first_poses: dict, _counted: list):
     return "stacks", rows, rows[0]["ok"], f"panda_1 alone: {len(rows[0]['stack'])} cubes {'ok' if rows[0]['ok'] else 'NOT ok'}"
 
 
+# each Panda's arm server (config/franka_pyramid.yaml: arm_server_1, arm_server_2)
+ARM_SERVERS = ("arm_server_1", "arm_server_2")
+SENT_TRAJECTORIES = tuple(sent_trajectory_topic(server) for server in ARM_SERVERS)
+
 PYRAMID = DemoTask(name="franka_pyramid", tree_id="FrankaPyramid", phases=PHASES, counted="release",
                    counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule, grade=grade,
-                   follow=lambda: BumpWatch(flag_names=FLAGS))
+                   follow=lambda: BumpWatch(flag_names=FLAGS), bag_topics=SENT_TRAJECTORIES)
 
 # One Panda moving all six cubes alone, from the same tree file: the bench's baseline.
 PYRAMID_SOLO = DemoTask(name="franka_pyramid", tree_id="FrankaPyramidSolo", phases=PHASES, counted="release",
                         counted_as="placed", recoveries=RECOVERIES, make_rule=PyramidDisturbanceRule,
-                        grade=grade_solo, follow=lambda: BumpWatch(MotionOverlap(robots=("panda_1",)), FLAGS))
+                        grade=grade_solo, follow=lambda: BumpWatch(MotionOverlap(robots=("panda_1",)), FLAGS),
+                        bag_topics=SENT_TRAJECTORIES)
