@@ -21,8 +21,10 @@ keeps the sim within `max_lead` of its stream.
 No protocol: the servers, the tree and real drivers do nothing new; the sim reads only what
 it is sent. Nothing deadlocks: beyond the lead the sim slows to real time, it never stops,
 so a node that waits for a new camera frame or for time to pass gets it, and a dead node
-leaves the sim at rtf 1 (said once in the log). Until the first command nobody acts on the
-sim, and it runs free as before (a scene settling, a test that only reads /clock).
+leaves the sim at rtf 1 (said once in the log). The bound starts at the first command, or
+earlier, as soon as a node that will command the sim is connected to it (commanders.py:
+an action client of its controllers, a publisher on its command topics); until then nobody
+acts on the sim, and it runs free (a scene settling, a test that only reads /clock).
 
 What it does not bound: while one robot executes, the sim runs at full speed although
 another robot's server may be planning (franka_pyramid's two arms); that lead lasts as long
@@ -60,6 +62,14 @@ class LeadBound:
         if self._anchor is not None:
             self.paced_sim += t - self._spell_from
             self._anchor = None
+
+    def start_at(self, t: float) -> None:
+        """A node that will command the sim is connected at sim time t (commanders.py): if
+        none has acted yet, count t as their first acknowledged time. Called from the
+        executor thread: while `acked` is None the stepping thread only reads it, and a
+        command acknowledged meanwhile wins (it is newer)."""
+        if self.acked is None:
+            self.acked = t
 
     def delay(self, t: float, now: float) -> float:
         """Wall seconds to wait before stepping from sim time `t` at wall time `now` (<= 0: step)."""

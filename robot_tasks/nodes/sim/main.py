@@ -15,11 +15,14 @@ from robot_tasks.ros.node_main import run_node
 
 def stepping_loop(node, executor, stop) -> None:
     """Step the world until `stop()`; the executor spins in its own thread meanwhile."""
+    from robot_tasks.nodes.sim.commanders import CommanderWatch
     from robot_tasks.nodes.sim.loop import ExecutorThread, SteppingLoop
 
     spinner = ExecutorThread(executor, on_error=node.report_callback_error).start()
     try:
         loop = SteppingLoop(node)
+        if loop.lead is not None:               # the bound starts once a commander is connected
+            CommanderWatch(node, loop.lead)
         loop.run(stop)
         if loop.lead is not None and loop.lead.paced_spells:
             node.get_logger().info(f"real_time_factor 0: paced at real time {loop.lead.paced_spells} times, "

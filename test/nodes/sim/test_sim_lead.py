@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 import pytest
-from ros_sim_helpers import CLOCK_QOS, PANDA_ARM, Recorder, trajectory
+from ros_sim_helpers import CLOCK_QOS, PANDA_ARM, Recorder, trajectory, wait_for_log
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import JointState
 from trajectory_msgs.msg import JointTrajectory
@@ -93,3 +93,36 @@ def test_the_sim_runs_at_most_max_lead_ahead_of_a_slow_node(launcher, ros_node, 
     assert proc.stop() == "SIGINT rc=0"
     if max_lead >= 0:
         assert "real_time_factor 0: paced at real time 2 times" in proc.log_path.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("commander", [False, True], ids=["nobody", "an_action_client"])
+def test_the_bound_holds_from_when_a_commander_connects(launcher, ros_node, action_clients, commander):
+    """Before its first command a node is already visible to the sim (commanders.py): an
+    action client of its trajectory controller, as the arm server is from its start. From
+    then on the sim may run only max_lead ahead while that node plans its first goal; with
+    nobody connected it still runs free (here: far ahead of real time)."""
+    from control_msgs.action import FollowJointTrajectory
+
+    proc = launcher.start_module("robot_tasks.nodes.sim", name="sim_lead_start",
+                                 params={"scene": "franka_stacking", "real_time_factor": 0.0,
+                                         "camera_rate": 0.0, "object_rate": 0.0, "max_lead": MAX_LEAD})
+    clock = ClockLog(ros_node)
+    action = "/panda/joint_trajectory_controller/follow_joint_trajectory"
+    if commander:
+        action_clients.wait_for_server(FollowJointTrajectory, action, timeout=30.0)
+        wait_for_log(proc, "the lead bound holds from sim", timeout=10.0)
+    else:
+        ros_node.wait_for(lambda: len(clock.samples) > 0, "the sim's /clock", timeout=30.0)
+    start = time.monotonic()
+    time.sleep(THINK_S)                        # the node "plans its first goal": no command
+    gap = clock.between(start, start + THINK_S)
+    assert len(gap) > 10, f"only {len(gap)} /clock messages in {THINK_S} wall s"
+    (wall0, sim0), (wall1, sim1) = gap[0], gap[-1]
+    ahead = max(sim - sim0 - (wall - wall0) for wall, sim in gap)
+    if commander:
+        assert ahead <= MAX_LEAD + SLACK_S, f"{ahead:.2f} sim s ahead of real time with a commander connected"
+        assert sim1 - sim0 >= 0.5 * (wall1 - wall0), f"{sim1 - sim0:.2f} sim s in {wall1 - wall0:.2f} wall s"
+    else:
+        assert ahead > 1.0, f"with nobody connected the sim ran only {ahead:.2f} sim s ahead of real time"
+        assert "the lead bound holds from sim" not in proc.log_path.read_text(errors="replace")
+    assert proc.stop() == "SIGINT rc=0"
