@@ -24,7 +24,7 @@ An episode that leaves doubt - a node exited, the reset failed, the goal never r
 server, no answer, rejected), or its cancel did not end within CANCEL_WAIT_S - marks the set
 stale: it is stopped and a fresh one started before the next episode. Each set has its own folder (nodes.log, params, ros_log); an episode's run folder
 gets its .btlog and recording moved in from there, and its report names the set
-(report["node_set"]).
+(report.node_set).
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from robot_tasks.demo.report import EpisodeReport
 from robot_tasks.demo.session import check_nodes, prepare_run, run_stamp
 from robot_tasks.process import Supervisor, child_environment
 
@@ -97,19 +98,19 @@ class SharedNodes:
         self.close()
 
     # ---- one episode -------------------------------------------------------------------
-    def run_episode(self, seed: int, folder: Path, report: dict, make_watcher: Callable, body: Callable,
+    def run_episode(self, seed: int, folder: Path, report: EpisodeReport, make_watcher: Callable, body: Callable,
                     say: Callable[[str], None]):
         """Reset the scene with `seed`, `watcher = make_watcher(status_log)`, return
         `body(watcher, supervisor)` (None when it failed); a run left unfinished is
         cancelled, and a doubt marks the set for a restart."""
         if self.stale:
             say("demo: the last episode left doubt; restarting the node set")
-            report["node_set_restarted"] = {"exit_codes": self.close()}
+            report.node_set_restarted = {"exit_codes": self.close()}
         if self.supervisor is None:
             self.start()
-        report["ros_domain_id"] = self.run.domain
-        report["node_set"] = {"folder": str(self.run.folder), "start": self.starts,
-                              "episodes_before": self.episodes_on_set}
+        report.ros_domain_id = self.run.domain
+        report.node_set = {"folder": str(self.run.folder), "start": self.starts,
+                           "episodes_before": self.episodes_on_set}
         self.episodes_on_set += 1
         result = watcher = None
         with open(folder / "tree_status.log", "w") as status_log:
@@ -123,7 +124,7 @@ class SharedNodes:
                     self._end_unfinished(watcher, report, say)
             except RuntimeError as exc:   # a node died, a reset failed: the next episode starts afresh
                 say(f"demo: {exc}")
-                report.setdefault("error", str(exc))
+                report.error = report.error or str(exc)
                 self.stale = True
             finally:
                 if watcher is not None:
@@ -144,7 +145,7 @@ class SharedNodes:
         if not response.success:
             raise RuntimeError(f"reset_scene failed: {response.message}")
 
-    def _end_unfinished(self, watcher, report: dict, say) -> None:
+    def _end_unfinished(self, watcher, report: EpisodeReport, say) -> None:
         """The episode gave up on its goal (timeout, stall): cancel it and wait for its result,
         the sign that the tree was halted and its leaves cancelled their goals. A goal with
         no answer, or a cancel that does not end, leaves the servers in doubt: restart."""
@@ -158,8 +159,8 @@ class SharedNodes:
                 say(f"demo: the cancelled tree did not end within {CANCEL_WAIT_S:g} s")
                 self.stale = True
                 return
-        report["cancelled"] = sent.outcome()[1].node_status
-        say(f"demo: the unfinished tree was cancelled ({report['cancelled']})")
+        report.cancelled = sent.outcome()[1].node_status
+        say(f"demo: the unfinished tree was cancelled ({report.cancelled})")
         time.sleep(SETTLE_S)
 
     def _move_tree_logs(self, folder: Path) -> None:

@@ -3,10 +3,10 @@
     robot-tasks demo franka_stacking --seed 3 --disturb knock --out runs/
     robot-tasks demo ur10_palletizing --seed 1 --disturb drop
 
-A task is a `DemoTask` (robot_tasks/tasks/episode.py; franka_stacking.py, ur10_palletizing.py): its
-bringup YAML, tree, the nodes whose start is a "phase", the node statuses that mean a
-recovery, its disturbance rule and how the sim's ground truth grades the end; or, for a
-task graded on what happened over time (franka_press.py: force and pose at every step),
+A task is a `DemoTask` (robot_tasks/tasks/episode.py; each task's is in its package,
+tasks/<task>/episode.py): its bringup YAML, tree, the nodes whose start is a "phase", the node
+statuses that mean a recovery, its disturbance rule and how the sim's ground truth grades the
+end; or, for a task graded on what happened over time (the press: force and pose at every step),
 the topics its follower records and how that recording is graded (DemoTask.follow_topics,
 grade_followed: press.csv, press.png and report.json's "press" section).
 
@@ -15,7 +15,8 @@ Steps: the nodes of config/<task>.yaml are started exactly as `robot-tasks bring
 ROS_DOMAIN_ID; then an ExecuteTree goal for the task's tree is sent. While it runs, the
 tree_status topic drives the progress lines, the montage (a camera frame after each
 phase) and the disturbance (sent through the sim's perturb_object service). At the end
-the sim's ground truth grades the result. The run folder holds:
+the sim's ground truth grades the result. Everything learnt on the way goes into one
+EpisodeReport (report.py), written once at the end. The run folder holds:
 
     report.json       success, per-item result (cubes, bins), sim and wall time, disturbance,
                       recoveries, task_log (the tree executor's log: every decision and recovery)
@@ -40,14 +41,13 @@ from pathlib import Path
 from typing import Callable
 
 from robot_tasks.demo.montage import write_montage
-from robot_tasks.demo.report import write_report
+from robot_tasks.demo.report import EpisodeReport, write_report
 from robot_tasks.demo.run_watcher import RunState, RunWatcher, print_events, send_perturb
 from robot_tasks.demo.session import (
-    btlog_entry,
     check_nodes,
     executed,
+    latest_file,
     prepare_run,
-    recording_entry,
     run_stamp,
     run_with_nodes,
     wait_for_server,
@@ -94,16 +94,15 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
         run_dir.mkdir(parents=True, exist_ok=True)
     rule = task.make_rule(options.disturb) if options.disturb else None
     state = RunState(follower=task.follow() if task.follow else None)
-    report = {"scene": task.name, "tree": task.tree_id, "seed": options.seed, "disturb": options.disturb,
-              "real_time_factor": options.rtf, "ros_domain_id": run.domain if run else None, "success": False}
+    report = EpisodeReport(scene=task.name, tree=task.tree_id, seed=options.seed, disturb=options.disturb,
+                           real_time_factor=options.rtf, object=options.pick_object,
+                           ros_domain_id=run.domain if run else None)
     say(f"demo: run folder {run_dir}")
     watch = watch_line(run.plan if run else load_plan(options.config or task.config))   # a reused set may start later
     if watch:
         say(watch)
     if options.foxglove:
         say(f"demo: Foxglove: open {foxglove_url(run.plan)} while the demo runs")
-    if options.pick_object:
-        report["object"] = options.pick_object
     wall_start = time.monotonic()
     watchers = []
 
@@ -118,35 +117,36 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
         result = run_with_nodes(run, report, make_watcher, body, say, starting=f" (seed {options.seed})")
     else:
         result = nodes.run_episode(options.seed, run_dir, report, make_watcher, body, say)
-    report["wall_time_s"] = round(time.monotonic() - wall_start, 2)
+    report.wall_time_s = round(time.monotonic() - wall_start, 2)
     if task.grade_followed is not None:      # graded on what the follower recorded (the press)
         key, rows, all_ok, summary = task.grade_followed(state.follower, run_dir)
     else:
         with state.lock:
             poses, first_poses = dict(state.poses), dict(state.first_poses)
         key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted))
-    report[key] = rows
-    report["recoveries"] = state.recoveries
-    report["task_log"] = list(state.task_log)
+    report.graded(key, rows)
+    report.recoveries = state.recoveries
+    report.task_log = list(state.task_log)
     if state.follower is not None:
-        report.update(state.follower.summary())
-    report["success"] = bool(result and result.get("node_status") == "SUCCESS" and all_ok)
-    report["phase_windows"] = state.phase_windows
+        report.follower = state.follower.summary()
+    report.success = bool(result and result.get("node_status") == "SUCCESS" and all_ok)
+    report.phase_windows = state.phase_windows
     if task.images:
         _write_images(task, state, options, run_dir, report, say)
     elif state.frames:
         write_montage(state.frames, run_dir / "montage.png")
-        report["montage"] = "montage.png"
+        report.montage = "montage.png"
     if watchers:
         _finish_recording(task, watchers[0], state, run_dir, report, say)
-    report.update(btlog_entry(run_dir))
-    report.update(recording_entry(run_dir))
+    report.btlog = latest_file(run_dir, "*.btlog")
+    report.replay = latest_file(run_dir, "*.replay.jsonl")
     write_report(run_dir / "report.json", report)
-    if "btlog" in report:
-        say(f"demo: the run's tree, step by step in a browser: robot-tasks monitor --btlog {run_dir / report['btlog']}")
-    say(f"demo: {'SUCCESS' if report['success'] else 'FAILED'} - {summary}"
-        f"; wall {report['wall_time_s']} s, sim {report.get('sim_time_s', '?')} s; see {run_dir}/report.json")
-    return 0 if report["success"] else 1
+    if report.btlog:
+        say(f"demo: the run's tree, step by step in a browser: robot-tasks monitor --btlog {run_dir / report.btlog}")
+    sim = "?" if report.sim_time_s is None else report.sim_time_s
+    say(f"demo: {'SUCCESS' if report.success else 'FAILED'} - {summary}"
+        f"; wall {report.wall_time_s} s, sim {sim} s; see {run_dir}/report.json")
+    return 0 if report.success else 1
 
 
 def _write_images(task, state, options, run_dir, report, say) -> None:
@@ -154,7 +154,7 @@ def _write_images(task, state, options, run_dir, report, say) -> None:
     from PIL import Image
 
     if not options.render:
-        report["images"] = "skipped (rendering off: --no-render)"
+        report.images = "skipped (rendering off: --no-render)"
         say("demo: images skipped (rendering off)")
         return
     order = [task.start_image] + [stem for _, stem in task.images] + [task.done_image]
@@ -163,13 +163,13 @@ def _write_images(task, state, options, run_dir, report, say) -> None:
     kept = [(stem, state.named_frames[stem]) for stem in order if stem in state.named_frames]
     for stem, pixels in kept:
         Image.fromarray(pixels).save(folder / f"{stem}.png")
-    report["images"] = [f"images/{stem}.png" for stem, _ in kept]
+    report.images = [f"images/{stem}.png" for stem, _ in kept]
     missing = [stem for stem in order if stem not in state.named_frames]
     if missing:
-        report["images_missing"] = missing       # the phase never succeeded, or no frame had come
+        report.images_missing = missing          # the phase never succeeded, or no frame had come
     if kept:
         write_montage(kept, run_dir / "montage.png", columns=4)
-        report["montage"] = "montage.png"
+        report.montage = "montage.png"
 
 
 def _finish_recording(task, watcher, state, run_dir, report, say) -> None:
@@ -190,17 +190,17 @@ def _finish_recording(task, watcher, state, run_dir, report, say) -> None:
             if window and window[1] is not None:
                 steps[phase] = round(trace.window(*window).max_arm_step(), 6)
         entry["max_arm_step_in"] = steps
-        report["trace"] = entry
+        report.trace = entry
         say(f"demo: trace {entry.get('shape', '?')} ({entry.get('error', 'checks passed')}); "
             f"max arm command step {steps} rad")
     if watcher.bag is not None:
-        report["bag"] = {"path": "bag", "messages": watcher.bag_counts}
+        report.bag = {"path": "bag", "messages": watcher.bag_counts}
 
 
 def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | None:
     """Wait for the executor, send the goal, follow it; returns the result fields or None."""
     if not wait_for_server(watcher.execute, supervisor, report, options.startup_timeout):
-        say(f"demo: {report['error']}")
+        say(f"demo: {report.error}")
         return None
     task = options.task
     if task.start_image and options.render:
@@ -224,15 +224,15 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     while True:
         check_nodes(supervisor, report)
         if time.monotonic() > deadline:
-            report["error"] = f"timed out after {options.timeout} s"
-            say(f"demo: {report['error']}; cancelling")
+            report.error = f"timed out after {options.timeout} s"
+            say(f"demo: {report.error}; cancelling")
             return None
         if time.monotonic() - max(state.last_status_wall, wall_start) > options.stall_timeout:
             # tree_status carries status *changes* only: silence means no node moved on
             # (a stuck leaf or a stopped executor), not necessarily that ticking stopped.
-            report["error"] = (f"no node changed status for {options.stall_timeout:.0f} s: the tree made "
-                               f"no progress (see nodes.log)")
-            say(f"demo: {report['error']}")
+            report.error = (f"no node changed status for {options.stall_timeout:.0f} s: the tree made "
+                            f"no progress (see nodes.log)")
+            say(f"demo: {report.error}")
             return None
         outcome = executed(sent, report)
         print_events(state, wall_start, say, rule)
@@ -242,25 +242,25 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
                 request = rule.due(state.sim_time, dict(state.poses))
             if request is not None:
                 perturb_future = send_perturb(watcher, request)
-                report["disturbance"] = {"request": {**request, "target": list(request["target"])}}
+                report.disturbance = {"request": {**request, "target": list(request["target"])}}
                 say(f"demo: disturbance {request['mode']} {request['object_name']}")
-        if perturb_future is not None and perturb_future.done() and "response" not in report["disturbance"]:
+        if perturb_future is not None and perturb_future.done() and "response" not in report.disturbance:
             response = perturb_future.result()
-            report["disturbance"]["response"] = {"success": response.success, "message": response.message}
+            report.disturbance["response"] = {"success": response.success, "message": response.message}
             say(f"demo: perturb_object: {'ok' if response.success else 'FAILED'}: {response.message}")
         if outcome is not None:
             result = outcome[1]
-            report["sim_time_s"] = round(state.sim_time - sim_start, 2)
+            report.sim_time_s = round(state.sim_time - sim_start, 2)
             # the same window in wall time (wall_time_s also counts starting and stopping the nodes)
-            report["tree_wall_time_s"] = round(time.monotonic() - wall_start, 2)
-            report["tree_result"] = {"node_status": result.node_status, "error_code": int(result.error_code),
-                                     "message": result.return_message, "ticks": int(result.tick_count)}
+            report.tree_wall_time_s = round(time.monotonic() - wall_start, 2)
+            report.tree_result = {"node_status": result.node_status, "error_code": int(result.error_code),
+                                  "message": result.return_message, "ticks": int(result.tick_count)}
             print_events(state, wall_start, say, rule)
             say(f"demo: tree finished: {result.node_status} ({result.return_message or 'no message'})")
             if rule is not None:
-                report.setdefault("disturbance", {})["log"] = rule.log
+                report.disturbance = {**(report.disturbance or {}), "log": rule.log}
             time.sleep(1.0)   # one more ground-truth message after the last release settles
             if task.done_image and options.render:
                 watcher.capture_named(task.done_image)
-            return report["tree_result"]
+            return report.tree_result
         time.sleep(0.05)

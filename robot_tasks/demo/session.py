@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from robot_tasks.demo.report import EpisodeReport
 from robot_tasks.process import (
     FOXGLOVE_NODE,
     Supervisor,
@@ -77,52 +78,47 @@ def watch_line(plan) -> str | None:
     return f"demo: {watch_hint(params.get('groot2_address', '127.0.0.1'), port)}" if port else None
 
 
-def btlog_entry(folder: Path) -> dict:
-    """{"btlog": file name} of the run's .btlog (open it in Groot2's Log Replay), or {}."""
-    logs = sorted(p.name for p in Path(folder).glob("*.btlog"))
-    return {"btlog": logs[-1]} if logs else {}
+def latest_file(folder: Path, pattern: str) -> str | None:
+    """The name of the newest file of `folder` matching `pattern` (the run's .btlog for
+    Groot2's Log Replay, its .replay.jsonl for `robot-tasks replay`), None when there is none."""
+    names = sorted(p.name for p in Path(folder).glob(pattern))
+    return names[-1] if names else None
 
 
-def recording_entry(folder: Path) -> dict:
-    """{"replay": file name} of the run's recording (`robot-tasks replay <run folder>`), or {}."""
-    recordings = sorted(p.name for p in Path(folder).glob("*.replay.jsonl"))
-    return {"replay": recordings[-1]} if recordings else {}
-
-
-def check_nodes(supervisor, report) -> None:
-    """RuntimeError (and report["error"]) when a node has exited."""
+def check_nodes(supervisor, report: EpisodeReport) -> None:
+    """RuntimeError (and report.error) when a node has exited."""
     ended = supervisor.first_exit()
     if ended is not None:
-        report["error"] = f"node '{ended[0]}' exited with code {ended[1]} (see nodes.log)"
-        raise RuntimeError(report["error"])
+        report.error = f"node '{ended[0]}' exited with code {ended[1]} (see nodes.log)"
+        raise RuntimeError(report.error)
 
 
-def wait_for_server(action_client, supervisor, report, timeout: float) -> bool:
+def wait_for_server(action_client, supervisor, report: EpisodeReport, timeout: float) -> bool:
     """Wait for the ExecuteTree server (watching that no node died); False after `timeout`."""
     deadline = time.monotonic() + timeout
     while not action_client.server_is_ready():
         check_nodes(supervisor, report)
         if time.monotonic() > deadline:
-            report["error"] = f"no ExecuteTree server within {timeout} s"
+            report.error = f"no ExecuteTree server within {timeout} s"
             return False
         time.sleep(0.2)
     return True
 
 
-def executed(sent, report):
+def executed(sent, report: EpisodeReport):
     """The ExecuteTree goal `sent` (a DriverGoal)'s outcome, (status, result), once the tree
-    ended; None while it runs. RuntimeError (and report["error"]) if the executor rejected it.
+    ended; None while it runs. RuntimeError (and report.error) if the executor rejected it.
 
     A DriverGoal, not a bare send_goal_async: the demo's client is made moments before the
     goal, and a goal response Fast DDS drops to a client it has not matched yet would leave
     the run waiting for a tree that ended long ago (robot_tasks/ros/goal_by_id.py)."""
     if sent.refused:
-        report["error"] = "the ExecuteTree goal was rejected"
-        raise RuntimeError(report["error"])
+        report.error = "the ExecuteTree goal was rejected"
+        raise RuntimeError(report.error)
     return sent.outcome()
 
 
-def run_with_nodes(run: DemoRun, report: dict, make_watcher: Callable, body: Callable,
+def run_with_nodes(run: DemoRun, report: EpisodeReport, make_watcher: Callable, body: Callable,
                    say: Callable[[str], None], starting: str = ""):
     """Start the nodes, `watcher = make_watcher(status_log)`, return `body(watcher, supervisor)`
     (None when a node died); the watcher is closed and the nodes stopped in every case."""
@@ -141,5 +137,5 @@ def run_with_nodes(run: DemoRun, report: dict, make_watcher: Callable, body: Cal
             if watcher is not None:
                 watcher.close()
             say("demo: stopping the nodes")
-            report["node_exit_codes"] = supervisor.stop_all()
+            report.node_exit_codes = supervisor.stop_all()
     return result

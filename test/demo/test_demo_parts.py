@@ -8,7 +8,7 @@ import pytest
 from ground_truth import level
 
 from robot_tasks.demo.montage import image_from_message_fields, keep_frame, write_montage
-from robot_tasks.demo.report import write_report
+from robot_tasks.demo.report import EpisodeReport, write_report
 from robot_tasks.tasks.stacking.disturbance import StackingDisturbanceRule
 from robot_tasks.tasks.stacking.grade import judge_stack
 from robot_tasks.tasks.table_spots import free_spot
@@ -29,9 +29,23 @@ def test_judge_stack_accepts_a_straight_stack_and_names_what_is_off():
     assert missing[2]["reason"] == "the cube below it is not in the scene"
 
 
+def test_the_report_file_holds_what_was_set_with_items_and_findings_at_the_top():
+    report = EpisodeReport(scene="franka_stacking", tree="FrankaStacking", seed=3, disturb=None, real_time_factor=0.0)
+    report.graded("cubes", [{"cube": "red_cube", "ok": True}])
+    report.follower = {"motion": {"span_s": 1.0}}
+    report.tree_result = {"node_status": "SUCCESS"}
+    content = report.as_json()
+    assert content["cubes"] == [{"cube": "red_cube", "ok": True}] and content["motion"] == {"span_s": 1.0}
+    assert content["disturb"] is None           # asked for: always there, even when None
+    assert "error" not in content and "items" not in content and "follower" not in content
+    assert content["success"] is False and content["recoveries"] == []
+
+
 def test_write_report(tmp_path):
-    path = write_report(tmp_path / "run" / "report.json", {"success": True})
-    assert json.loads(path.read_text()) == {"success": True}
+    report = EpisodeReport(scene="x", tree="X", seed=0, disturb="drag", real_time_factor=1.0)
+    report.error = "node 'sim' exited with code -9 (see nodes.log)"
+    path = write_report(tmp_path / "run" / "report.json", report)
+    assert json.loads(path.read_text()) == report.as_json() and json.loads(path.read_text())["error"].startswith("node")
 
 
 @pytest.mark.parametrize("mode, phase, stacked, expected_mode, cube", [

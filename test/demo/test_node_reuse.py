@@ -75,6 +75,7 @@ def test_a_node_that_died_gets_the_next_episode_a_fresh_node_set(tmp_path, monke
     from types import SimpleNamespace
 
     from robot_tasks.demo.node_set import SharedNodes
+    from robot_tasks.demo.report import EpisodeReport
 
     nodes = SharedNodes(options=None, say=lambda _line: None)
     started, resets = [], []
@@ -95,10 +96,11 @@ def test_a_node_that_died_gets_the_next_episode_a_fresh_node_set(tmp_path, monke
     monkeypatch.setattr(nodes, "_reset", resets.append)
     watcher = SimpleNamespace(close=lambda: None)
     body = lambda _watcher, _supervisor: {"node_status": "SUCCESS"}
-    first, second = {}, {}
+    first, second = (EpisodeReport(scene="franka_stacking", tree="FrankaStacking", seed=seed, disturb=None,
+                                   real_time_factor=0.0) for seed in (1, 2))
     assert nodes.run_episode(1, tmp_path, first, lambda _log: watcher, body, lambda _l: None) is None
-    assert "node 'sim' exited with code -9" in first["error"] and nodes.stale
+    assert "node 'sim' exited with code -9" in first.error and nodes.stale
     assert nodes.run_episode(2, tmp_path, second, lambda _log: watcher, body, lambda _l: None) == \
         {"node_status": "SUCCESS"}
-    assert started == [1, 2] and resets == [2] and second["node_set_restarted"] == {"exit_codes": {"sim": -9}}
-    assert second["node_set"] == {"folder": str(tmp_path), "start": 2, "episodes_before": 0}
+    assert started == [1, 2] and resets == [2] and second.node_set_restarted == {"exit_codes": {"sim": -9}}
+    assert second.node_set == {"folder": str(tmp_path), "start": 2, "episodes_before": 0}
