@@ -250,6 +250,18 @@ def test_a_cube_that_slides_off_the_stack_is_seen_there_and_stacked_again():
     assert trees["panda_1"].root_blackboard.get("placed") == 3
 
 
+def test_a_place_with_no_straight_descent_goes_down_in_joint_space():
+    """A bench episode (drop, seed 2) re-grasped a dropped cube, lifted it in joint space and
+    then found no straight line down onto its stack, 12 times in a row (PLANNING_FAILED: a
+    0.35 rad joint jump at 2 % of the line): the place falls back to a planned motion."""
+    cell = FakeCell.pyramid(2)
+    cell.failing |= {("panda_1", "place")}
+    status, tree = run_main_tree(cell, "FrankaPyramid")
+    assert status is NodeStatus.SUCCESS
+    assert tree.root_blackboard.get("placed_panda_1") == 3
+    assert cell.log.count("panda_1 failed place") == 3 and cell.log.count("panda_1 move place_joint_space") == 3
+
+
 def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     cell = FakeCell.pyramid(2)
     cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
