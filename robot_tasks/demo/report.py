@@ -50,6 +50,7 @@ class EpisodeReport:
     recoveries: list = field(default_factory=list)
     task_log: list = field(default_factory=list)    # the tree executor's log lines
     phase_windows: dict = field(default_factory=dict)
+    final_positions: dict | None = None       # every object's last ground-truth (x, y, z): where a lost one went
     # the grade and the follower's findings, under the task's own keys
     items: dict = field(default_factory=dict)       # {items key: rows} from the grader
     follower: dict = field(default_factory=dict)    # the follower's summary(), merged in

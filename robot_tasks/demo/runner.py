@@ -125,6 +125,8 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
             poses, first_poses = dict(state.poses), dict(state.first_poses)
         key, rows, all_ok, summary = task.grade(poses, first_poses, list(state.counted))
     report.graded(key, rows)
+    with state.lock:
+        report.final_positions = {name: [round(float(v), 4) for v in xyz] for name, xyz in state.positions.items()}
     report.recoveries = state.recoveries
     report.task_log = list(state.task_log)
     if state.follower is not None:
