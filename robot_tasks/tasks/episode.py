@@ -45,7 +45,7 @@ class DisturbanceRule:
     is asked every loop of the runner with the sim's ground truth: it returns the sim's
     PerturbObject request ({"object_name", "mode", "target"}) once, when the moment has come,
     and None otherwise. `now` is always sim time, so a delay means the same at any real-time
-    factor. What the rule decided goes into `log` (the report's "disturbance_log").
+    factor. What the rule decided goes into `log` (the report's disturbance["log"]).
     Subclasses override what they use; these defaults never disturb.
     """
 
