@@ -262,6 +262,22 @@ def test_a_place_with_no_straight_descent_goes_down_in_joint_space():
     assert cell.log.count("panda_1 failed place") == 3 and cell.log.count("panda_1 move place_joint_space") == 3
 
 
+def test_a_hand_that_cannot_plan_home_goes_up_in_a_straight_line():
+    """A bench episode (drop, seed 5, rtf 0) ended a place with a finger on the table and the
+    cube in the hand, unseen: every PLANNED move home was then refused (start in collision),
+    12 times, and panda_1 gave up low over the table. The clear-view move and the give-up's
+    move home fall back to a straight line, as the arm server suggests."""
+    cell = FakeCell.pyramid(2)
+    cell.failing |= {("panda_1", "place"), ("panda_1", "place_joint_space"), ("panda_1", "clear_view_home"),
+                     ("panda_1", "home_on_give_up")}
+    cell.occluders.append(lambda c: {c.arms["panda_1"].holding} - {None})   # the hand hides its cube
+    status, _tree = run_main_tree(cell, "FrankaPyramid")
+    assert status is NodeStatus.FAILURE                           # no place ever works: panda_1 gives up
+    assert cell.log.count("panda_1 failed clear_view_home") >= 1
+    assert cell.log.count("panda_1 move clear_view_straight") == cell.log.count("panda_1 failed clear_view_home")
+    assert "panda_1 move home_straight_on_give_up" in cell.log
+
+
 def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
     cell = FakeCell.pyramid(2)
     cell.failing |= {("panda_1", "grasp_down"), ("panda_1", "grasp_down_joint_space")}
