@@ -126,6 +126,13 @@ class RunWatcher:
         if topics:
             self.bag = BagRecorder(self.node, run_dir / "bag", [BagTopic(t, m, rate) for t, m, rate in topics])
 
+    def recording_matched(self) -> bool:
+        """Whether the control-step topics' subscriptions (the trace's, and the bag's of the same
+        topics) have matched their publisher, so that both records start at the same step."""
+        if self.trace is None:
+            return True
+        return self.trace.matched() and (self.bag is None or self.bag.matched(self.trace.topics))
+
     def close(self):
         self.ros.close()
         if self.bag is not None:

@@ -180,7 +180,8 @@ def _finish_recording(task, watcher, state, run_dir, report, say) -> None:
 
     if watcher.trace is not None:
         trace = watcher.trace.trace()
-        entry = {"file": "trace.npz", "received": dict(watcher.trace.counts)}
+        entry = {"file": "trace.npz", "received": watcher.trace.received(),
+                 "received_total": dict(watcher.trace.counts)}
         try:
             entry.update(trace.check())
             trace.save(run_dir / "trace.npz")
@@ -216,6 +217,13 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
     while state.sim_time == 0.0 and time.monotonic() < clock_deadline:
         check_nodes(supervisor, report)
         time.sleep(0.05)
+    if watcher.trace is not None:     # a demonstration recorded from its first step on
+        while not watcher.recording_matched() and time.monotonic() < clock_deadline:
+            check_nodes(supervisor, report)
+            time.sleep(0.05)
+        if not watcher.recording_matched():
+            say(f"demo: warning: no publisher matched on {watcher.trace.unmatched() or 'the bag of the trace topics'} "
+                f"in {options.startup_timeout:.0f} s; the trace starts when it does")
     from robot_tasks.ros.driver_goal import DriverGoal
 
     sent = state.goal = DriverGoal(watcher.execute, goal)

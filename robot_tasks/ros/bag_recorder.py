@@ -85,6 +85,7 @@ class BagRecorder:
         store = _typestore_for([t.msgtype for t in topics])
         self.counts = {}
         self._last = {}
+        self._subscriptions = {}
         for topic in topics:
             qos = QoSProfile(depth=QUEUE, reliability=ReliabilityPolicy.BEST_EFFORT if topic.best_effort
                              else ReliabilityPolicy.RELIABLE)
@@ -94,9 +95,14 @@ class BagRecorder:
             connection = self._writer.add_connection(resolved, topic.msgtype, msgdef=ros2msg_schema(topic.msgtype),
                                                      rihs01=store.hash_rihs01(topic.msgtype))
             self.counts[resolved] = 0
-            node.create_subscription(import_message_type(topic.msgtype), topic.name,
-                                     lambda data, c=connection, t=topic, r=resolved: self._write(c, t, r, data),
-                                     qos, raw=True)
+            self._subscriptions[resolved] = node.create_subscription(
+                import_message_type(topic.msgtype), topic.name,
+                lambda data, c=connection, t=topic, r=resolved: self._write(c, t, r, data), qos, raw=True)
+
+    def matched(self, topics) -> bool:
+        """Whether DDS has matched the bag's subscriptions of `topics` with a publisher (a
+        subscription gets nothing published before that)."""
+        return all(self._subscriptions[self._node.resolve_topic_name(t)].get_publisher_count() > 0 for t in topics)
 
     def _write(self, connection, topic: BagTopic, resolved: str, data: bytes) -> None:
         now = self._node.get_clock().now().nanoseconds
