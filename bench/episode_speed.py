@@ -1,7 +1,8 @@
 """Benchmark (issue 16): how fast an episode runs, and what every node costs, busy and idle.
 
-Per executor kind (`--executors events,single_threaded`: robot_tasks.ros.node_main's
-ROBOT_TASKS_EXECUTOR, side by side in one run), with real processes over loopback DDS:
+Per executor kind (`--executors`, default the nodes' own, single_threaded; `--executors
+events,single_threaded` compares them side by side in one run: robot_tasks.ros.node_main's
+ROBOT_TASKS_EXECUTOR), with real processes over loopback DDS:
 
 1. `--repeats` undisturbed `robot-tasks demo franka_stacking` episodes per real-time factor
    (default `--rtfs 0,1`, interleaved; the tables show medians: one episode's speed moves by
@@ -43,6 +44,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from robot_tasks.ros.node_main import DEFAULT_EXECUTOR, EXECUTOR_KINDS  # noqa: E402
 from robot_tasks.testing.procfs import command_line, cpu_seconds, descendants  # noqa: E402
 
 CLI = [sys.executable, "-m", "robot_tasks.cli"]
@@ -186,8 +188,9 @@ def setting_name(rtf: float, lead: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rtfs", default="0,1", help="real-time factors of the episodes")
-    parser.add_argument("--executors", default="events,single_threaded",
-                        help="executor kinds to compare (ROBOT_TASKS_EXECUTOR)")
+    parser.add_argument("--executors", default=DEFAULT_EXECUTOR,
+                        help=f"executor kinds to compare (ROBOT_TASKS_EXECUTOR), e.g. {','.join(EXECUTOR_KINDS)}; "
+                             f"default: the nodes' own default, {DEFAULT_EXECUTOR}")
     parser.add_argument("--leads", default="default",
                         help="the sim's max_lead for the rtf-0 episodes, side by side: sim s, 'default' "
                              "(the node's) or 'off' (no bound), e.g. 0.1,off")

@@ -41,6 +41,7 @@ MainLoop = Callable[[object, object, StopRequest], None]
 
 EXECUTOR_ENV = "ROBOT_TASKS_EXECUTOR"
 EXECUTOR_KINDS = ("events", "single_threaded")
+DEFAULT_EXECUTOR = "single_threaded"
 
 
 def make_executor(kind: str | None = None):
@@ -58,7 +59,7 @@ def make_executor(kind: str | None = None):
     """
     import os
 
-    kind = kind or os.environ.get(EXECUTOR_ENV) or "single_threaded"
+    kind = kind or os.environ.get(EXECUTOR_ENV) or DEFAULT_EXECUTOR
     if kind not in EXECUTOR_KINDS:
         raise RobotTasksError(f"{EXECUTOR_ENV}={kind!r}: use one of {', '.join(EXECUTOR_KINDS)}")
     if kind == "events":
