@@ -159,7 +159,7 @@ class SteppingLoop:
         self.steps += 1
         if node.params.controller_state:
             for robot in node.robots:
-                robot.publish_controller_state(step_time)
+                self._guarded("controller state", robot.publish_controller_state, step_time)
         t = node.ros_time()
         for robot in node.robots:             # a trajectory goal ends in the step its trajectory did
             robot.trajectory_controller.poll(t)

@@ -305,3 +305,34 @@ def test_lead_bound_does_not_catch_up_after_a_slow_step():
     lead.delay(0.1, now=0.0)
     assert lead.delay(0.11, now=5.0) == 0.0         # a long camera frame: re-anchored, no burst
     assert lead.delay(0.21, now=5.0) == pytest.approx(0.1)
+
+
+class _RefusedControllerState(_CountingRobot):
+    """A robot whose per-step controller state DDS refuses every 100th step (seen once in a
+    bench: 'Failed to publish: cannot publish data', and the sim exited)."""
+
+    def __init__(self):
+        super().__init__()
+        self.records = 0
+
+    def publish_controller_state(self, _t: float) -> None:
+        from rclpy._rclpy_pybind11 import RCLError
+
+        self.records += 1
+        if self.records % 100 == 0:
+            raise RCLError("Failed to publish: cannot publish data")
+
+
+def test_a_refused_controller_state_is_dropped_and_counted_and_the_sim_steps_on():
+    from robot_tasks.nodes.sim.loop import SteppingLoop
+
+    node = _NodeStandIn(0.0, 0.0, stream_rate=100.0)
+    node.params.controller_state = True
+    node.get_logger = lambda: type("Log", (), {"warning": lambda self, _msg: None})()
+    robot = _RefusedControllerState()
+    node.robots = [robot]
+    loop = SteppingLoop(node)
+    loop.run(lambda: False, max_steps=1000)
+    assert loop.steps == 1000 and robot.records == 1000
+    assert loop.dropped == 10
+    assert robot.joint_states == 417                 # the 100 Hz stream went on: t = 0, 0.01, ... 4.16 s
