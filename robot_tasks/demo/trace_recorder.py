@@ -10,8 +10,8 @@ feedback) per message. `trace()` pairs the two streams into the (T, 9) state/act
 of robot_tasks.demo.trace.
 
 A subscription receives only what is published after DDS has matched it with the
-publisher, and the two topics match one at a time: on a loaded machine the gripper's was
-seen to match 78 control steps (0.3 s) after the arm's. So a run waits for `matched()`
+publisher, and the two topics match one at a time (on a loaded machine tenths of a second,
+tens of control steps, apart). So a run waits for `matched()`
 before it starts, and `received()` counts each stream only over the stamps both cover:
 equal counts there mean no step was lost on the way.
 

@@ -110,8 +110,8 @@ def _scenario(run, out: Path, seed: int = 0, expected_exits: tuple[str, ...] = (
     with TrafficWatch(domain) as watch:
         with TwoHosts() as hosts, SplitCell(hosts, out, domain, seed=seed) as cell:
             # a fault of a working cell: the task host has discovered the robot's sim over the link
-            # (a cable pulled before that leaves nothing to report lost; a clean-clone CI run pulled
-            # it 5.5 s after the task host's peer_watch started, which had not yet seen /sim)
+            # (a cable pulled before that leaves nothing to report lost; on a loaded machine the
+            # task host's peer_watch took more than 5 s to list /sim)
             if cell.wait_peer_line("task", f"peer {ROBOT_PEER} is in the ROS graph", PEER_SEEN_S):
                 outcome = run(hosts, cell)
             else:
