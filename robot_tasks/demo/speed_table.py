@@ -12,11 +12,18 @@ seed at every speed before the next, so a bench stopped early still compares lik
 Each episode is a full demo run (real processes over loopback DDS, graded on the sim's
 ground truth), printed as it ends; the table follows, also on Ctrl-C (the interrupted
 episode is not counted), and summary.json keeps every episode's folder.
+
+Twenty seeds of every cell at both speeds is about ten hours of a 2-core machine, more than
+one sitting. So every finished episode is also appended, as one JSON line, to a journal
+(`episodes.jsonl` under --out unless named), with the commit it ran at; a later run with
+the same journal skips the (cell, seed, speed) episodes it already holds, and two runs, one
+per speed, may share one journal. `--table-only` prints the table from the journal alone.
 """
 from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,15 +144,23 @@ def failures(results: dict[Cell, dict[float, list[dict]]]) -> list[str]:
 
 
 def run_table(cells: list[Cell], seeds: list[int], speeds=SPEEDS, out: Path = Path("runs/speed_table"),
-              say=print, stop: threading.Event | None = None) -> dict[Cell, dict[float, list[dict]]]:
-    """Every (seed, cell, speed), seed-major. When `stop` is set (Ctrl-C, which also reaches
-    the episode's nodes and can end it as a plain failure), the episode that was running is
-    left out and the table has the ones finished before."""
+              say=print, stop: threading.Event | None = None,
+              journal: Path | None = None) -> dict[Cell, dict[float, list[dict]]]:
+    """Every (seed, cell, speed), seed-major. An episode the journal already holds is taken
+    from it, not run again; every episode run is appended to it. When `stop` is set (Ctrl-C,
+    which also reaches the episode's nodes and can end it as a plain failure), the episode
+    that was running is left out and the table has the ones finished before."""
     results = {cell: {rtf: [] for rtf in speeds} for cell in cells}
+    known = read_journal(journal) if journal is not None else {}
+    commit = current_commit()
     total, done = len(cells) * len(seeds) * len(speeds), 0
     for seed in seeds:
         for cell in cells:
             for rtf in speeds:
+                done += 1
+                if (cell.label, seed, rtf) in known:
+                    results[cell][rtf].append(known[cell.label, seed, rtf])
+                    continue
                 try:
                     episode = run_episode(cell, seed, rtf, out / cell.label.replace(":", "_") / f"rtf{rtf:g}")
                 except KeyboardInterrupt:
@@ -154,11 +169,58 @@ def run_table(cells: list[Cell], seeds: list[int], speeds=SPEEDS, out: Path = Pa
                     say("interrupted: the table counts the finished episodes")
                     return results
                 results[cell][rtf].append(episode)
-                done += 1
+                if journal is not None:
+                    append_to_journal(journal, cell, episode, commit)
                 say(f"[{done}/{total}] {cell.label:28s} rtf {rtf:g} seed {seed:3d}: "
                     f"{'ok  ' if episode['success'] else 'FAIL'} sim {episode['sim_time_s']} s "
                     f"wall {episode['wall_time_s']} s")
     return results
+
+
+def current_commit() -> str | None:
+    """The commit of the checkout this code runs from (None outside a git checkout): a journal
+    row says which code produced it."""
+    try:
+        found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (found.stdout.strip() or None) if found.returncode == 0 else None
+
+
+def append_to_journal(path: Path, cell: Cell, episode: dict, commit: str | None) -> None:
+    """One line per episode, written whole in one append, so two runs may share the file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({"cell": cell.label, **episode, "commit": commit}) + "\n"
+    with path.open("a+b") as journal:
+        journal.seek(0, 2)
+        if journal.tell() and (journal.seek(-1, 2), journal.read(1))[1] != b"\n":
+            line = "\n" + line     # end a line a killed run cut short, so it stays the only one lost
+        journal.write(line.encode())
+
+
+def read_journal(path: Path) -> dict[tuple[str, int, float], dict]:
+    """The journal's episodes by (cell label, seed, rtf); a later line for the same episode wins.
+    A line cut short (a run killed while writing) is skipped with no harm: that episode runs again."""
+    episodes = {}
+    if not path.exists():
+        return episodes
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+            key = (row["cell"], int(row["seed"]), float(row["rtf"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        episodes[key] = row
+    return episodes
+
+
+def results_from_journal(path: Path, cells: list[Cell], seeds: list[int],
+                         speeds=SPEEDS) -> dict[Cell, dict[float, list[dict]]]:
+    """The table's results for these cells, seeds and speeds, from the journal alone."""
+    known = read_journal(path)
+    return {cell: {rtf: [known[cell.label, seed, rtf] for seed in seeds if (cell.label, seed, rtf) in known]
+                   for rtf in speeds} for cell in cells}
 
 
 def to_json(results) -> dict:

@@ -48,3 +48,31 @@ def test_table_counts_each_speed_and_lists_the_failures():
     assert failures(results) == ["franka_stacking:drag rtf 0 seed 1: timed out after 600 s (runs/x/seed1)"]
     results[Cell("franka_stacking", "drag")][1.0][1]["disturbed"] = False
     assert table(results).splitlines()[2].endswith("gap > 5 pts); 1 never disturbed")
+
+
+def test_the_journal_keeps_every_episode_and_a_later_run_skips_what_it_holds(tmp_path, monkeypatch):
+    from robot_tasks.demo import speed_table
+
+    journal = tmp_path / "episodes.jsonl"
+    ran = []
+
+    def fake_episode(cell, seed, rtf, out, timeout=None):     # the episodes themselves: the demos' e2e tests
+        ran.append((cell.label, seed, rtf))
+        return run(seed, seed != 1, rtf)
+
+    monkeypatch.setattr(speed_table, "run_episode", fake_episode)
+    cells = [Cell("franka_press")]
+    first = speed_table.run_table(cells, [0, 1], (1.0,), tmp_path, say=lambda _: None, journal=journal)
+    assert ran == [("franka_press:none", 0, 1.0), ("franka_press:none", 1, 1.0)]
+    with journal.open("a") as f:
+        f.write('{"cell": "franka_press:none", "seed": 2, "rt')       # a run killed while writing
+    ran.clear()
+    second = speed_table.run_table(cells, [0, 1, 2], (1.0, 0.0), tmp_path, say=lambda _: None, journal=journal)
+    assert ran == [("franka_press:none", 0, 0.0), ("franka_press:none", 1, 0.0), ("franka_press:none", 2, 1.0),
+                   ("franka_press:none", 2, 0.0)]
+    assert [r["success"] for r in second[cells[0]][1.0]] == [True, False, True]
+    assert [r["seed"] for r in first[cells[0]][1.0]] == [0, 1]
+    from_journal = speed_table.results_from_journal(journal, cells, [0, 1, 2], (1.0, 0.0))
+    assert [r["seed"] for r in from_journal[cells[0]][0.0]] == [0, 1, 2]
+    assert all(r["commit"] == speed_table.current_commit() for r in from_journal[cells[0]][0.0])
+    assert table(from_journal) == table(second)
