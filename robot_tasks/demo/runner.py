@@ -51,6 +51,7 @@ from robot_tasks.demo.session import (
     run_stamp,
     run_with_nodes,
     wait_for_server,
+    wait_until,
     watch_line,
 )
 from robot_tasks.process import foxglove_url, load_plan
@@ -207,21 +208,15 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
         return None
     task = options.task
     if task.start_image and options.render:
-        deadline = time.monotonic() + 20.0
-        while not watcher.capture_named(task.start_image) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        wait_until(lambda: watcher.capture_named(task.start_image), time.monotonic() + 20.0, supervisor, report,
+                    period=0.2)
     payload = task.payload(options) if task.payload else {}
     goal = watcher.ExecuteTree.Goal(target_tree=task.tree_id, payload=json.dumps(payload) if payload else "")
     # the run's sim time starts from the watcher's /clock: a watcher made just now may not have one yet
     clock_deadline = time.monotonic() + options.startup_timeout
-    while state.sim_time == 0.0 and time.monotonic() < clock_deadline:
-        check_nodes(supervisor, report)
-        time.sleep(0.05)
+    wait_until(lambda: state.sim_time != 0.0, clock_deadline, supervisor, report)
     if watcher.trace is not None:     # a demonstration recorded from its first step on
-        while not watcher.recording_matched() and time.monotonic() < clock_deadline:
-            check_nodes(supervisor, report)
-            time.sleep(0.05)
-        if not watcher.recording_matched():
+        if not wait_until(watcher.recording_matched, clock_deadline, supervisor, report):
             say(f"demo: warning: no publisher matched on {watcher.trace.unmatched() or 'the bag of the trace topics'} "
                 f"in {options.startup_timeout:.0f} s; the trace starts when it does")
     from robot_tasks.ros.driver_goal import DriverGoal

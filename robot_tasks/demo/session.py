@@ -93,16 +93,23 @@ def check_nodes(supervisor, report: EpisodeReport) -> None:
         raise RuntimeError(report.error)
 
 
+def wait_until(ready, deadline: float, supervisor, report: EpisodeReport, period: float = 0.05) -> bool:
+    """Poll `ready()` until it holds (True) or the monotonic `deadline` passes (False); between
+    polls a node that exited ends the wait as check_nodes says."""
+    while not ready():
+        if time.monotonic() >= deadline:
+            return False
+        check_nodes(supervisor, report)
+        time.sleep(period)
+    return True
+
+
 def wait_for_server(action_client, supervisor, report: EpisodeReport, timeout: float) -> bool:
     """Wait for the ExecuteTree server (watching that no node died); False after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while not action_client.server_is_ready():
-        check_nodes(supervisor, report)
-        if time.monotonic() > deadline:
-            report.error = f"no ExecuteTree server within {timeout} s"
-            return False
-        time.sleep(0.2)
-    return True
+    if wait_until(action_client.server_is_ready, time.monotonic() + timeout, supervisor, report, period=0.2):
+        return True
+    report.error = f"no ExecuteTree server within {timeout} s"
+    return False
 
 
 def executed(sent, report: EpisodeReport):

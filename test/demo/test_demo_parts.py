@@ -126,3 +126,29 @@ def test_montage_writes_a_grid(tmp_path):
     assert image.size == (3 * 32, 3 * (24 + 16))
     with pytest.raises(ValueError):
         write_montage([], tmp_path / "empty.png")
+
+
+class _Nodes:
+    """A supervisor's first_exit, for the waits' logic (the nodes themselves: the demos' e2e tests)."""
+    def __init__(self, exited=None):
+        self.exited = exited
+
+    def first_exit(self):
+        return self.exited
+
+
+def test_wait_until_returns_when_ready_gives_up_at_the_deadline_and_stops_on_a_dead_node():
+    import time
+
+    from robot_tasks.demo.session import wait_until
+
+    def fresh():
+        return EpisodeReport(scene="x", tree="X", seed=0, disturb=None, real_time_factor=0.0)
+
+    polls = iter([False, False, True])
+    assert wait_until(lambda: next(polls), time.monotonic() + 5.0, _Nodes(), fresh(), period=0.001)
+    assert not wait_until(lambda: False, time.monotonic() + 0.05, _Nodes(), fresh(), period=0.01)
+    report = fresh()
+    with pytest.raises(RuntimeError, match="node 'sim' exited with code 1"):
+        wait_until(lambda: False, time.monotonic() + 5.0, _Nodes(("sim", 1)), report, period=0.01)
+    assert report.error == "node 'sim' exited with code 1 (see nodes.log)"
