@@ -39,7 +39,9 @@ BAG_TOPICS = (
     SENT_TRAJECTORY_TOPIC,
 )
 CAMERA_TOPIC = ("camera/image_raw", "sensor_msgs/msg/Image", 2.0)
-RECOVERIES = {("back_off", "RUNNING"): "grasp held nothing: backing off to look and pick again"}
+RECOVERIES = {("back_off", "RUNNING"): "grasp held nothing: backing off to look and pick again",
+              ("slipped", "RUNNING"): "nothing between the fingers above the bowl: it slipped out on the way; "
+                                      "home to look and pick it again"}
 
 
 def grade(poses: dict, _first_poses: dict, _counted: list):

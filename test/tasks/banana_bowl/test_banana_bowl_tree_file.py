@@ -28,8 +28,8 @@ def test_settle_then_seven_phases_each_with_its_primitive():
     names = [el.get("name") for el in main.iter() if el is not main]
     assert names.index("settle") < names.index("pregrasp")
     phases = {el.get("name"): el for el in main.iter() if el.tag in ("MoveToPose", "GripperCommand")}
-    assert [n for n in names if n in phases and n not in ("open_gripper", "reopen", "back_up")] == \
-        ["pregrasp", "descend", "grasp", "lift", "transport", "release", "retreat"]
+    assert [n for n in names if n in phases and n not in ("open_gripper", "reopen", "back_up", "reopen_empty")] == \
+        ["pregrasp", "descend", "grasp", "lift", "transport", "hold_check", "release", "retreat"]
     assert phases["pregrasp"].get("motion") == "planned"
     assert phases["descend"].get("motion") == "cartesian"
     assert phases["grasp"].get("mode") == "force_hold"
@@ -50,6 +50,13 @@ def test_settle_then_seven_phases_each_with_its_primitive():
         ["reopen", "back_up", "clear_view", "pick_again"]
     assert fallback.find("Sequence[@name='back_off']/MoveToPose").get("pose") == "{pregrasp_pose}"
     assert pick.find("RetryUntilSuccessful[@name='look_retry']") is not None
+    # the carry is inside the pick: an object that slipped out on the way is let go of and picked again
+    assert [el.get("name") for el in pick][-3:] == ["lift", "transport", "held_or_pick_again"]
+    check, slipped = list(pick.find("Fallback[@name='held_or_pick_again']"))
+    assert (check.get("name"), check.get("mode"), check.get("require_object")) == ("hold_check", "force_hold", "true")
+    assert [el.get("name") for el in slipped] == ["reopen_empty", "home_to_look", "pick_it_again"]
+    assert slipped[1].get("ID") == fallback.find("Sequence[@name='back_off']/SubTree").get("ID") == \
+        "BananaBowlOutOfView"
     # yaw and box come from perception: the planner reads the DetectObjects output
     plan = main.find(".//PlanPickAndPlace")
     assert plan.get("detections") == main.find(".//DetectObjects").get("objects") == "{detections}"
