@@ -44,6 +44,12 @@ from robot_tasks.sim.controller import Outcome
 from robot_tasks.sim.grippers import ParallelGripper, SuctionGripper
 from robot_tasks_interfaces.msg import JointControllerState
 
+# Samples each per-step record writer keeps for resending. Over loopback UDP, a reader
+# process starved of CPU loses datagrams in bursts (a loaded machine: gaps of 10-17 steps
+# in a banana run at rtf 1); the reliable writer resends what the reader asks for only while
+# it still holds it. 4000 steps is 16 s of sim, several heartbeat periods even at rtf 0's
+# speed, about 1 KB each.
+STEP_RECORD_DEPTH = 4000
 
 class RobotIO:
     """Publishers and command subscriptions of one robot of the world."""
@@ -77,11 +83,12 @@ class RobotIO:
         self._record_steps = controller_state
         self._bind_recording()
         if controller_state:
-            self._state_pubs["arm"] = (node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC), 100),
+            self._state_pubs["arm"] = (node.create_publisher(JointControllerState, self.topic(ARM_STATE_TOPIC),
+                                                             STEP_RECORD_DEPTH),
                                        ControllerStateWire(self.robot.arm_joint_names))
             if isinstance(self.robot.gripper, ParallelGripper):
                 self._state_pubs["gripper"] = (
-                    node.create_publisher(JointControllerState, self.topic(GRIPPER_STATE_TOPIC), 100),
+                    node.create_publisher(JointControllerState, self.topic(GRIPPER_STATE_TOPIC), STEP_RECORD_DEPTH),
                     ControllerStateWire(self.robot.gripper.finger_joints))
 
     def _subscribe(self, msg_type, topic: str, apply) -> None:
