@@ -10,6 +10,8 @@ never from the sim's ground truth, so a rollout without any camera cannot run th
 
 Phases are the seven motion/gripper steps of trees/banana_bowl.xml; eight images are
 saved (00_start, one after each of pregrasp .. release, 07_done) and put in a montage.
+`--disturb drop` makes the fingers let go as the carry starts (disturbance.py): the tree's
+hold check above the bowl finds the hand empty and picks the object again.
 The end is graded by the two-part success check (robot_tasks/tasks/banana_bowl/success.py)
 on the sim's ground truth: the object's and the bowl's boxes from their poses and meshes.
 The run also records the demonstration: trace.npz ((T, 9) state/action from the
@@ -18,6 +20,7 @@ controllers' per-step states, checked) and a rosbag2 MCAP bag of the run's topic
 from __future__ import annotations
 
 from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
+from robot_tasks.tasks.banana_bowl.disturbance import SlipRule
 from robot_tasks.tasks.episode import SENT_TRAJECTORY_TOPIC, DemoTask
 
 TREE_ID = "BananaBowl"
@@ -76,7 +79,7 @@ def payload(options) -> dict:
 
 
 BANANA_BOWL = DemoTask(name="banana_bowl", tree_id=TREE_ID, phases=PHASES, counted="release",
-                       counted_as="released", recoveries=RECOVERIES, make_rule=lambda mode: None, grade=grade,
+                       counted_as="released", recoveries=RECOVERIES, make_rule=lambda mode: SlipRule(mode, objects=tuple(OBJECTS)), grade=grade,
                        images=IMAGES, start_image=START_IMAGE, done_image=DONE_IMAGE,
                        scene_overrides=scene_overrides, payload=payload, trace_robot=ROBOT,
                        bounded_phases=BOUNDED_PHASES, bag_topics=BAG_TOPICS, camera_topic=CAMERA_TOPIC)
