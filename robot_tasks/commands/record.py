@@ -4,7 +4,8 @@
     robot-tasks record banana_bowl --episodes 5 --object lemon --first-seed 100 --out data/lemon
 
 Runs seeded episodes of the banana_bowl demo one after the other (each a full run with
-real processes over loopback DDS, ~40-60 s wall) until --episodes of them succeeded, with
+real processes over loopback DDS, ~40-60 s wall; one node set serves them all, the sim's
+scene reset with each seed, unless --fresh-nodes) until --episodes of them succeeded, with
 a progress bar; keeps only the successful ones, each as DIR/episode_NNNN/ (trace.npz:
 (T, 9) state/action per control step; bag/: rosbag2 MCAP of the run's topics; images/;
 report.json), and writes DIR/index.json (episode, seed, object, success components,
@@ -31,6 +32,9 @@ def register(subparsers) -> None:
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first episode (default 0)")
     parser.add_argument("--rtf", type=float, default=1.0, help="sim real-time factor (default 1.0)")
     parser.add_argument("--no-render", dest="render", action="store_false", help="keep no images")
+    parser.add_argument("--fresh-nodes", dest="reuse_nodes", action="store_false",
+                        help="start and stop the nodes for every episode (default: one node set, the scene "
+                             "reset with each seed)")
     parser.set_defaults(func=run)
 
 
@@ -53,7 +57,7 @@ def run(args) -> int:
 
     try:
         index = record_dataset(args.episodes, args.out, args.object, args.first_seed, render=args.render,
-                               rtf=args.rtf, progress=progress)
+                               rtf=args.rtf, progress=progress, reuse_nodes=args.reuse_nodes)
     except KeyboardInterrupt:
         print("\nrobot-tasks record: interrupted; nodes stopped, the index was not written", file=sys.stderr)
         return 130

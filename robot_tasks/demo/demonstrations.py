@@ -1,7 +1,8 @@
 """Seeded banana_bowl episodes, one after the other: for a dataset of demonstrations and for
 the success bench.
 
-An episode is a full `robot-tasks demo banana_bowl` run (real processes over loopback DDS):
+An episode is a full `robot-tasks demo banana_bowl` run (real processes over loopback DDS,
+by default one node set for all of them, the scene reset with each episode's seed):
 its run folder holds report.json (the two-part success check), trace.npz (state/action per
 control step), bag/ (rosbag2, MCAP storage) and images/. `record_dataset` keeps only the
 successful episodes, each under DIR/episode_NNNN/, and writes DIR/index.json:
@@ -20,10 +21,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from robot_tasks.demo.node_set import SharedNodes
 from robot_tasks.demo.runner import DemoOptions, run_demo
 from robot_tasks.tasks.banana_bowl.episode import BANANA_BOWL
 
@@ -59,10 +62,11 @@ class Episode:
 
 
 def run_episode(seed: int, pick_object: str, out: Path, rtf: float = 1.0, render: bool = True,
-                timeout: float = 600.0) -> Episode:
+                timeout: float = 600.0, nodes=None) -> Episode:
+    """One demo episode; on `nodes` (a SharedNodes) when given, else on a node set of its own."""
     options = DemoOptions(task=BANANA_BOWL, seed=seed, out=out, rtf=rtf, timeout=timeout,
                           pick_object=pick_object, render=render)
-    code = run_demo(options, say=lambda _line: None)
+    code = run_demo(options, say=lambda _line: None, nodes=nodes)
     folders = sorted(Path(out).glob(f"banana_bowl_{pick_object}_seed{seed}_*"))
     report = json.loads((folders[-1] / "report.json").read_text()) if folders else {}
     return Episode(seed, pick_object, code, folders[-1] if folders else None, report)
@@ -70,18 +74,32 @@ def run_episode(seed: int, pick_object: str, out: Path, rtf: float = 1.0, render
 
 def record_dataset(episodes: int, out: Path, pick_object: str = "banana", first_seed: int = 0,
                    render: bool = True, rtf: float = 1.0, max_attempts: int | None = None,
-                   progress: Callable[[int, int, Episode | None], None] = lambda *_: None) -> dict:
+                   progress: Callable[[int, int, Episode | None], None] = lambda *_: None,
+                   reuse_nodes: bool = True) -> dict:
     """Run seeds first_seed, first_seed+1, ... until `episodes` succeeded (or max_attempts,
-    default 2 x episodes, were tried); keep the successful ones; write and return the index."""
+    default 2 x episodes, were tried); keep the successful ones; write and return the index.
+    `reuse_nodes`: every episode on one node set, the scene reset with each seed
+    (robot_tasks/demo/node_set.py); False starts and stops the nodes for each episode."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     work = out / "_runs"
+    # the node set's folder (its nodes.log) stays with the dataset: each report names it
+    shared = SharedNodes(DemoOptions(task=BANANA_BOWL, seed=first_seed, out=out, rtf=rtf, pick_object=pick_object,
+                                     render=render), say=lambda _line: None) if reuse_nodes else nullcontext()
+    with shared as nodes:
+        index = _record(episodes, work, out, pick_object, first_seed, render, rtf, max_attempts, progress, nodes)
+    shutil.rmtree(work, ignore_errors=True)
+    (out / "index.json").write_text(json.dumps(index, indent=2) + "\n")
+    return index
+
+
+def _record(episodes, work, out, pick_object, first_seed, render, rtf, max_attempts, progress, nodes) -> dict:
     index = {"task": "banana_bowl", "object": pick_object, "episodes": [], "attempted": 0, "kept": 0, "skipped": []}
     limit = max_attempts if max_attempts is not None else 2 * episodes
     seed = first_seed
     progress(0, episodes, None)
     while index["kept"] < episodes and index["attempted"] < limit:
-        episode = run_episode(seed, pick_object, work, rtf=rtf, render=render)
+        episode = run_episode(seed, pick_object, work, rtf=rtf, render=render, nodes=nodes)
         index["attempted"] += 1
         if episode.success and (episode.folder / "trace.npz").is_file():
             index["episodes"].append(_keep(episode, out, index["kept"]))
@@ -90,8 +108,6 @@ def record_dataset(episodes: int, out: Path, pick_object: str = "banana", first_
             index["skipped"].append({"seed": seed, "why": episode.failure() or "no trace"})
         progress(index["kept"], episodes, episode)
         seed += 1
-    shutil.rmtree(work, ignore_errors=True)
-    (out / "index.json").write_text(json.dumps(index, indent=2) + "\n")
     return index
 
 

@@ -11,6 +11,7 @@ its follower (DemoTask.follow_topics) go, message by message, to that follower. 
 """
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ if TYPE_CHECKING:                     # the runner's options, read here; the run
 MAX_FRAMES = 60          # montage tiles (keep_frame: past it, the last tile follows the run)
 MAX_TASK_LOG = 400
 TREE_EXECUTOR_LOGGER = "tree_executor"
+_WATCHERS = itertools.count()    # numbers the watchers' node names within this process
 
 
 # the leaves that move something: a task's phase is one of these (CompliantMove and
@@ -90,7 +92,9 @@ class RunWatcher:
         self.task, self.state, self.status_log = task, state, status_log
         followed = [(follow, _message_type(task, follow)) for follow in task.follow_topics]   # before any node
         # DDS: the demo has set up loopback itself (configure_loopback_dds, whatever the caller's environment)
-        self.ros = RosClient(f"{task.name}_demo", configure_dds=False)
+        # one name per watcher: on a shared node set the last episode's node may outlive its
+        # close() until rclpy frees it, and two nodes of one name clash on /rosout
+        self.ros = RosClient(f"{task.name}_demo_{next(_WATCHERS)}", configure_dds=False)
         self.node = self.ros.node
         reliable = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
         self.node.create_subscription(TreeStatus, "tree_status", self._on_status, QoSProfile(depth=100))

@@ -41,7 +41,7 @@ def test_failures_are_split_by_component():
 def test_only_successful_episodes_are_kept_and_indexed(tmp_path, monkeypatch):
     outcome = {0: report(), 1: report(inside=False), 2: report(), 3: report()}
 
-    def fake_episode(seed, pick_object, out, rtf=1.0, render=True):
+    def fake_episode(seed, pick_object, out, rtf=1.0, render=True, nodes=None):
         folder = out / f"banana_bowl_{pick_object}_seed{seed}_x"
         folder.mkdir(parents=True)
         np.savez(folder / "trace.npz", stamps=np.zeros(3))
@@ -65,7 +65,7 @@ def test_only_successful_episodes_are_kept_and_indexed(tmp_path, monkeypatch):
 
 
 def test_attempts_are_bounded(tmp_path, monkeypatch):
-    def always_fails(seed, pick_object, out, rtf=1.0, render=True):
+    def always_fails(seed, pick_object, out, rtf=1.0, render=True, nodes=None):
         return Episode(seed, pick_object, 1, None, report(within=False))
 
     monkeypatch.setattr(demonstrations, "run_episode", always_fails)

@@ -104,3 +104,35 @@ def test_a_node_that_died_gets_the_next_episode_a_fresh_node_set(tmp_path, monke
         {"node_status": "SUCCESS"}
     assert started == [1, 2] and resets == [2] and second.node_set_restarted == {"exit_codes": {"sim": -9}}
     assert second.node_set == {"folder": str(tmp_path), "start": 2, "episodes_before": 0}
+
+
+@pytest.mark.ros
+@pytest.mark.sim
+@pytest.mark.slow
+def test_a_dataset_recorded_on_one_node_set_keeps_a_whole_demonstration_per_episode(tmp_path):
+    """`robot-tasks record` runs its episodes on one node set: each kept episode's trace is
+    whole (both controllers' steps, none missing) and starts after the last one ended (the
+    sim's clock runs on through reset_scene), and the set's nodes.log stays with the data."""
+    import subprocess
+    import sys
+
+    from robot_tasks.demo.trace import Trace
+
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "robot_tasks.cli", "record", "banana_bowl", "--episodes", "2",
+                           "--rtf", "0", "--out", str(tmp_path / "data")], cwd=repo, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"}, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    index = json.loads((tmp_path / "data" / "index.json").read_text())
+    assert index["kept"] == 2
+    ends = []
+    for entry in index["episodes"]:
+        report = json.loads((tmp_path / "data" / entry["files"]["report"]).read_text())
+        assert report["node_set"]["start"] == 1, report["node_set"]                     # one set for both
+        assert (Path(report["node_set"]["folder"]) / "nodes.log").stat().st_size > 0
+        trace = Trace.load(tmp_path / "data" / entry["files"]["trace"])
+        assert trace.check()["missing_steps"] == 0
+        received = report["trace"]["received"]
+        assert received["arm"] == received["gripper"] == len(trace) == entry["length"], received
+        ends.append((trace.stamps[0], trace.stamps[-1]))
+    assert ends[1][0] > ends[0][1], ends           # the second episode's clock starts after the first's end
