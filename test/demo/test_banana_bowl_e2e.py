@@ -10,7 +10,7 @@ One episode (~40-60 s wall on a loaded 2-core machine) serves every test of the 
   the measured pregrasp path clear of that box (FK of the recorded joints);
 - the eight images and their montage;
 - the MCAP bag, read back with rosbags (no ROS), its message counts those the recorder wrote.
-A second run, `--disturb drop`, has the fingers let go as the carry starts: the hold check
+A second run, `--disturb drop`, has the fingers let go during the lift: the hold check
 above the bowl must find the hand empty and the object must be picked again into the bowl.
 A second seed runs only when the first episode fails (physics + perception succeed ~95 %;
 bench/banana_bowl_success.py measures the rate).
@@ -150,7 +150,7 @@ def test_the_bag_reads_back_without_ros_with_the_counts_written(run):
 
 
 def test_an_object_dropped_from_the_hand_on_the_way_is_found_missing_and_picked_again(tmp_path):
-    """`--disturb drop`: the sim opens the fingers as the carry starts (the grasp itself was
+    """`--disturb drop`: the sim opens the fingers during the lift (the grasp itself was
     good). Only the hold check above the bowl can see it; the object must end in the bowl."""
     done = run_demo_cli("banana_bowl", SEEDS[0], tmp_path, disturb="drop", timeout=300)
     folders = list(tmp_path.glob(f"banana_bowl_seed{SEEDS[0]}_drop_*"))

@@ -1,8 +1,8 @@
 """When the demo makes the banana_bowl expert lose its object (a ROS-free rule; the runner
 calls the sim's perturb_object service with what `due()` returns).
 
-drop   as the carry to the bowl starts, once the object is off the table in the hand: the
-       fingers let go, as when an object slips out of a grasp. The grasp was judged good
+drop   during the lift, once the object is off the table in the hand: the fingers let go,
+       as when an object slips out of a grasp. The grasp was judged good
        when the fingers closed, so only the tree's hold check above the bowl can notice;
        it lets go, goes home and picks the object again from where it fell.
 
@@ -16,15 +16,17 @@ from dataclasses import dataclass, field
 from robot_tasks.tasks.episode import DisturbanceRule
 
 MODES = ("drop",)
-# Off the table and in the hand: this far [m] above where the object first lay. The lift
-# raises it ~10 cm, so the drop falls on the table near where it was picked, not in the bowl.
-LIFTED_BY = 0.03
+# Off the table and in the hand: this far [m] above where the object first lay. Armed at the
+# lift, not the carry: the request reaches the sim tens of ms of wall time later, and at rtf 0
+# a carry covers much of its way in that time (a drop meant for the carry's start landed the
+# banana in the bowl); during the lift the object still falls back near where it lay.
+LIFTED_BY = 0.05
 
 
 @dataclass
 class SlipRule(DisturbanceRule):
-    """Armed when the first `transport` starts; fires once, when the picked object (whichever
-    of `objects` the scene has) is LIFTED_BY above the lowest it was seen before that."""
+    """Armed when the first `lift` starts; fires once, when the picked object (whichever of
+    `objects` the scene has) is LIFTED_BY above the lowest it was seen before that."""
 
     mode: str = "drop"
     objects: tuple[str, ...] = ()
@@ -38,7 +40,7 @@ class SlipRule(DisturbanceRule):
             raise ValueError(f"banana_bowl: disturbance '{self.mode}' is not one of {', '.join(MODES)}")
 
     def on_phase_start(self, phase: str, released: int, now: float) -> None:
-        if self.armed_at is None and not self.fired and phase == "transport" and released == 0:
+        if self.armed_at is None and not self.fired and phase == "lift" and released == 0:
             self.armed_at = now
             self.log.append(f"armed at {phase} ({now:.2f} s)")
 

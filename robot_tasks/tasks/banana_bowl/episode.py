@@ -10,7 +10,7 @@ never from the sim's ground truth, so a rollout without any camera cannot run th
 
 Phases are the seven motion/gripper steps of trees/banana_bowl.xml; eight images are
 saved (00_start, one after each of pregrasp .. release, 07_done) and put in a montage.
-`--disturb drop` makes the fingers let go as the carry starts (disturbance.py): the tree's
+`--disturb drop` makes the fingers let go during the lift (disturbance.py): the tree's
 hold check above the bowl finds the hand empty and picks the object again.
 The end is graded by the two-part success check (robot_tasks/tasks/banana_bowl/success.py)
 on the sim's ground truth: the object's and the bowl's boxes from their poses and meshes.

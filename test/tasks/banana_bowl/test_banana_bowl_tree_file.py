@@ -54,7 +54,8 @@ def test_settle_then_seven_phases_each_with_its_primitive():
     assert [el.get("name") for el in pick][-3:] == ["lift", "transport", "held_or_pick_again"]
     check, slipped = list(pick.find("Fallback[@name='held_or_pick_again']"))
     assert (check.get("name"), check.get("mode"), check.get("require_object")) == ("hold_check", "force_hold", "true")
-    assert [el.get("name") for el in slipped] == ["reopen_empty", "home_to_look", "pick_it_again"]
+    assert [el.get("name") for el in slipped] == ["reopen_empty", "home_to_look", "let_it_come_to_rest",
+                                                  "pick_it_again"]
     assert slipped[1].get("ID") == fallback.find("Sequence[@name='back_off']/SubTree").get("ID") == \
         "BananaBowlOutOfView"
     # yaw and box come from perception: the planner reads the DetectObjects output
