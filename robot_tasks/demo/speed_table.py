@@ -168,9 +168,10 @@ def run_table(cells: list[Cell], seeds: list[int], speeds=SPEEDS, out: Path = Pa
                 if episode is None or (stop is not None and stop.is_set()):
                     say("interrupted: the table counts the finished episodes")
                     return results
+                episode["commit"] = commit
                 results[cell][rtf].append(episode)
                 if journal is not None:
-                    append_to_journal(journal, cell, episode, commit)
+                    append_to_journal(journal, cell, episode)
                 say(f"[{done}/{total}] {cell.label:28s} rtf {rtf:g} seed {seed:3d}: "
                     f"{'ok  ' if episode['success'] else 'FAIL'} sim {episode['sim_time_s']} s "
                     f"wall {episode['wall_time_s']} s")
@@ -188,10 +189,10 @@ def current_commit() -> str | None:
     return (found.stdout.strip() or None) if found.returncode == 0 else None
 
 
-def append_to_journal(path: Path, cell: Cell, episode: dict, commit: str | None) -> None:
+def append_to_journal(path: Path, cell: Cell, episode: dict) -> None:
     """One line per episode, written whole in one append, so two runs may share the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps({"cell": cell.label, **episode, "commit": commit}) + "\n"
+    line = json.dumps({"cell": cell.label, **episode}) + "\n"
     with path.open("a+b") as journal:
         journal.seek(0, 2)
         if journal.tell() and (journal.seek(-1, 2), journal.read(1))[1] != b"\n":

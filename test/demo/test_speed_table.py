@@ -72,6 +72,7 @@ def test_the_journal_keeps_every_episode_and_a_later_run_skips_what_it_holds(tmp
                    ("franka_press:none", 2, 0.0)]
     assert [r["success"] for r in second[cells[0]][1.0]] == [True, False, True]
     assert [r["seed"] for r in first[cells[0]][1.0]] == [0, 1]
+    assert {r["commit"] for r in first[cells[0]][1.0]} == {speed_table.current_commit()}
     from_journal = speed_table.results_from_journal(journal, cells, [0, 1, 2], (1.0, 0.0))
     assert [r["seed"] for r in from_journal[cells[0]][0.0]] == [0, 1, 2]
     assert all(r["commit"] == speed_table.current_commit() for r in from_journal[cells[0]][0.0])
