@@ -154,6 +154,9 @@ def run_table(cells: list[Cell], seeds: list[int], speeds=SPEEDS, out: Path = Pa
     known = read_journal(journal) if journal is not None else {}
     commit = current_commit()
     total, done = len(cells) * len(seeds) * len(speeds), 0
+    held = sum((cell.label, seed, rtf) in known for seed in seeds for cell in cells for rtf in speeds)
+    if held:
+        say(f"{held} of the {total} episodes are in the journal {journal}: not run again")
     for seed in seeds:
         for cell in cells:
             for rtf in speeds:
@@ -193,10 +196,11 @@ def append_to_journal(path: Path, cell: Cell, episode: dict) -> None:
     """One line per episode, written whole in one append, so two runs may share the file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps({"cell": cell.label, **episode}) + "\n"
-    with path.open("a+b") as journal:
-        journal.seek(0, 2)
-        if journal.tell() and (journal.seek(-1, 2), journal.read(1))[1] != b"\n":
-            line = "\n" + line     # end a line a killed run cut short, so it stays the only one lost
+    with path.open("a+b") as journal:          # appends go to the end whatever is read before
+        if journal.seek(0, 2) > 0:
+            journal.seek(-1, 2)
+            if journal.read(1) != b"\n":
+                line = "\n" + line     # end a line a killed run cut short, so it stays the only one lost
         journal.write(line.encode())
 
 
