@@ -57,6 +57,10 @@ from robot_tasks.demo.session import (
 from robot_tasks.process import foxglove_url, load_plan
 from robot_tasks.tasks.episode import DemoTask
 
+# wall s a finished run waits for control steps lost on the way to be resent: longer than
+# Fast DDS's heartbeat period (3 s), after which a reliable writer resends what a reader missed
+TRACE_REPAIR_WAIT_S = 4.0
+
 
 @dataclass
 class DemoOptions:
@@ -265,6 +269,13 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             if rule is not None:
                 report.disturbance = {**(report.disturbance or {}), "log": rule.log}
             time.sleep(1.0)   # one more ground-truth message after the last release settles
+            if watcher.trace is not None and watcher.trace.missing_steps():
+                # a step lost on the way is resent after the writer's next heartbeat (Fast DDS:
+                # every 3 s): at rtf 0 an episode can end sooner than that
+                say(f"demo: {watcher.trace.missing_steps()} control steps missing from the trace: waiting up to "
+                    f"{TRACE_REPAIR_WAIT_S:g} s for their resend")
+                wait_until(lambda: watcher.trace.missing_steps() == 0, time.monotonic() + TRACE_REPAIR_WAIT_S,
+                           supervisor, report)
             if task.done_image and options.render:
                 watcher.capture_named(task.done_image)
             return report.tree_result

@@ -29,7 +29,11 @@ from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, 
 from robot_tasks.demo.trace import StepRecord, Trace
 from robot_tasks_interfaces.msg import JointControllerState
 
-QUEUE = 1000
+# Messages the subscription holds for this process. A lost datagram is resent only after the
+# writer's next heartbeat (Fast DDS: every 3 s), and the reader delivers a stream in order, so
+# meanwhile every later step waits here: at rtf 0 (several times 240 Hz) a 1000-deep queue
+# overflowed and the lost steps were given up (robot_tasks/nodes/sim/robot_io.py keeps as many).
+QUEUE = 10_000
 
 
 class TraceRecorder:
@@ -64,6 +68,20 @@ class TraceRecorder:
             return {"arm": 0, "gripper": 0}
         first, last = max(min(arm), min(gripper)), min(max(arm), max(gripper))
         return {"arm": sum(first <= s <= last for s in arm), "gripper": sum(first <= s <= last for s in gripper)}
+
+    def missing_steps(self) -> int:
+        """Control steps, between the first and last stamp both streams cover, that either
+        stream lacks (the period: the smallest gap between two of its stamps)."""
+        with self._lock:
+            arm, gripper = {r.stamp_ns for r in self._arm}, {r.stamp_ns for r in self._gripper}
+        if len(arm) < 2 or len(gripper) < 2:
+            return 0
+        first, last = max(min(arm), min(gripper)), min(max(arm), max(gripper))
+        both = sorted(s for s in arm & gripper if first <= s <= last)
+        if len(both) < 2:
+            return 0
+        period = min(b - a for a, b in zip(both, both[1:]))
+        return round((last - first) / period) + 1 - len(both)
 
     def _keep(self, records: list, which: str, msg) -> None:
         stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec

@@ -1,6 +1,7 @@
 """TraceRecorder over real DDS: `matched()` says when both control-step topics have a publisher,
 and `received()` counts each stream only over the steps both cover, so a gripper publisher that
-starts late does not look like lost messages, while a step lost from one stream still shows."""
+starts late does not look like lost messages, while a step lost from one stream still shows
+(`missing_steps()`, which a finished demo run waits on for a resend)."""
 from __future__ import annotations
 
 import pytest
@@ -49,3 +50,4 @@ def test_late_gripper_is_not_a_loss_and_a_lost_step_is(ros_env, launcher, ros_no
     assert recorder.received() == {"arm": 100, "gripper": 99}
     trace = recorder.trace()
     assert len(trace) == 99 and trace.check()["missing_steps"] == 1
+    assert recorder.missing_steps() == 1        # what a finished run waits on to come back

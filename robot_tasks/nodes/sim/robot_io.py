@@ -47,9 +47,9 @@ from robot_tasks_interfaces.msg import JointControllerState
 # Samples each per-step record writer keeps for resending. Over loopback UDP, a reader
 # process starved of CPU loses datagrams in bursts (a loaded machine: gaps of 10-17 steps
 # in a banana run at rtf 1); the reliable writer resends what the reader asks for only while
-# it still holds it. 4000 steps is 16 s of sim, several heartbeat periods even at rtf 0's
-# speed, about 1 KB each.
-STEP_RECORD_DEPTH = 4000
+# it still holds it, and the reader asks after the writer's next heartbeat (Fast DDS: every
+# 3 s). 10000 steps is 3 s of steps at 14x real time; under 1 KB each.
+STEP_RECORD_DEPTH = 10_000
 
 class RobotIO:
     """Publishers and command subscriptions of one robot of the world."""
