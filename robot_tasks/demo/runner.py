@@ -269,10 +269,11 @@ def _run_goal(watcher, supervisor, rule, state, options, say, report) -> dict | 
             if rule is not None:
                 report.disturbance = {**(report.disturbance or {}), "log": rule.log}
             time.sleep(1.0)   # one more ground-truth message after the last release settles
-            if watcher.trace is not None and watcher.trace.missing_steps():
+            missing = watcher.trace.missing_steps() if watcher.trace is not None else 0
+            if missing:
                 # a step lost on the way is resent after the writer's next heartbeat (Fast DDS:
                 # every 3 s): at rtf 0 an episode can end sooner than that
-                say(f"demo: {watcher.trace.missing_steps()} control steps missing from the trace: waiting up to "
+                say(f"demo: {missing} control steps missing from the trace: waiting up to "
                     f"{TRACE_REPAIR_WAIT_S:g} s for their resend")
                 wait_until(lambda: watcher.trace.missing_steps() == 0, time.monotonic() + TRACE_REPAIR_WAIT_S,
                            supervisor, report)

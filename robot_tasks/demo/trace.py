@@ -30,6 +30,21 @@ from robot_tasks.errors import RobotTasksError
 ARM_DOF, FINGERS = 7, 2
 
 
+def control_periods(stamps) -> np.ndarray:
+    """For each pair of neighbouring stamps (sorted), how many control periods lie between
+    them: 1 where no step is missing, k where k - 1 steps are. The period is the median gap,
+    since nearly all neighbouring rows are one step apart."""
+    gaps = np.diff(np.asarray(stamps, dtype=float))
+    if len(gaps) == 0:
+        return np.zeros(0)
+    return np.maximum(1.0, np.rint(gaps / float(np.median(gaps))))
+
+
+def missing_steps(stamps) -> int:
+    """Control steps between the first and the last of these sorted stamps that have none."""
+    return int((control_periods(stamps) - 1).sum())
+
+
 class TraceError(RobotTasksError, ValueError):
     """A trace that breaks one of its invariants; the message says which."""
 
@@ -95,12 +110,10 @@ class Trace:
             raise TraceError("the arm command never changes: no motion in the trace")
         if not np.any(gap[moving] > 0.0):
             raise TraceError("command and state never differ while the arm moves (a copied signal?)")
-        gaps = np.diff(self.stamps)
-        missing = int((np.maximum(1.0, np.rint(gaps / float(np.median(gaps)))) - 1).sum()) if n > 1 else 0
         return {"length": n, "shape": [n, width], "moving_steps": int(moving.sum()),
                 "max_command_state_gap_moving": float(gap[moving].max()),
                 "duration_s": float(self.stamps[-1] - self.stamps[0]),
-                "missing_steps": missing}      # control steps between the first and last row with no row
+                "missing_steps": missing_steps(self.stamps)}      # control steps between the first and last row with no row
 
     def arm_steps(self) -> np.ndarray:
         """Per row after the first, how far the arm command moved per control step (inf-norm
@@ -109,9 +122,7 @@ class Trace:
         period is the median stamp difference."""
         if len(self) < 2:
             return np.zeros(0)
-        gaps = np.diff(self.stamps)
-        periods = np.maximum(1.0, np.rint(gaps / float(np.median(gaps))))
-        return np.abs(np.diff(self.action[:, :ARM_DOF], axis=0)).max(axis=1) / periods
+        return np.abs(np.diff(self.action[:, :ARM_DOF], axis=0)).max(axis=1) / control_periods(self.stamps)
 
     def max_arm_step(self) -> float:
         """Largest arm command change per control step (inf-norm, rad; arm_steps)."""

@@ -26,7 +26,7 @@ import threading
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_tasks.controller_topics import ARM_STATE_TOPIC, GRIPPER_STATE_TOPIC, under
-from robot_tasks.demo.trace import StepRecord, Trace
+from robot_tasks.demo.trace import StepRecord, Trace, missing_steps
 from robot_tasks_interfaces.msg import JointControllerState
 
 # Messages the subscription holds for this process. A lost datagram is resent only after the
@@ -71,17 +71,10 @@ class TraceRecorder:
 
     def missing_steps(self) -> int:
         """Control steps, between the first and last stamp both streams cover, that either
-        stream lacks (the period: the smallest gap between two of its stamps)."""
+        stream lacks (robot_tasks.demo.trace.missing_steps over the steps both have)."""
         with self._lock:
             arm, gripper = {r.stamp_ns for r in self._arm}, {r.stamp_ns for r in self._gripper}
-        if len(arm) < 2 or len(gripper) < 2:
-            return 0
-        first, last = max(min(arm), min(gripper)), min(max(arm), max(gripper))
-        both = sorted(s for s in arm & gripper if first <= s <= last)
-        if len(both) < 2:
-            return 0
-        period = min(b - a for a, b in zip(both, both[1:]))
-        return round((last - first) / period) + 1 - len(both)
+        return missing_steps(sorted(arm & gripper))
 
     def _keep(self, records: list, which: str, msg) -> None:
         stamp = msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec

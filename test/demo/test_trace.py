@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robot_tasks.demo.trace import StepRecord, Trace, TraceError
+from robot_tasks.demo.trace import StepRecord, Trace, TraceError, missing_steps
 
 DT_NS = 4_166_667
 
@@ -48,6 +48,14 @@ def test_a_step_lost_from_the_record_is_not_a_jump():
     assert trace.max_arm_step() == pytest.approx(0.003)
     arm[25] = StepRecord(arm[25].stamp_ns, tuple(np.full(7, 0.2)), arm[25].feedback)    # a real jump is still one
     assert Trace.from_records(arm, gripper).max_arm_step() == pytest.approx(0.2 - 0.003 * 24)
+
+
+def test_missing_steps_counts_the_periods_a_gap_spans():
+    """The period is the median gap, so a few lost steps do not change it; stamps in any unit."""
+    stamps = [i * DT_NS for i in (0, 1, 2, 5, 6, 7, 8, 12)]
+    assert missing_steps(stamps) == 2 + 3
+    assert missing_steps(np.array(stamps) * 1e-9) == 5
+    assert missing_steps([]) == missing_steps([DT_NS]) == missing_steps(stamps[:3]) == 0
 
 
 @pytest.mark.parametrize("make, message", [
