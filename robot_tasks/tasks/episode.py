@@ -9,9 +9,9 @@ runner or ROS, and its spec (task.py) names it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from robot_tasks.tasks.errors import TaskError
 
@@ -37,6 +37,7 @@ def positions_of(poses: dict[str, tuple]) -> dict[str, Sequence[float]]:
 Grade = tuple[str, list, bool, str]
 
 
+@dataclass
 class DisturbanceRule:
     """When and how a run is disturbed: the runner feeds a rule what happens and asks it.
 
@@ -45,11 +46,21 @@ class DisturbanceRule:
     is asked every loop of the runner with the sim's ground truth: it returns the sim's
     PerturbObject request ({"object_name", "mode", "target"}) once, when the moment has come,
     and None otherwise. `now` is always sim time, so a delay means the same at any real-time
-    factor. What the rule decided goes into `log` (the report's disturbance["log"]).
-    Subclasses override what they use; these defaults never disturb.
+    factor. What the rule decided goes into `log` (the report's disturbance["log"]); `fired`
+    says the request was given. A task's rule names its task and the modes it knows, and
+    refuses any other mode when made. Subclasses override what they use; these defaults
+    never disturb.
     """
 
-    log: list
+    task: ClassVar[str] = ""
+    modes: ClassVar[tuple[str, ...]] = ()
+    mode: str
+    fired: bool = False
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.mode not in self.modes:
+            raise ValueError(f"{self.task}: disturbance '{self.mode}' is not one of {', '.join(self.modes)}")
 
     def on_phase_start(self, phase: str, counted: int, now: float) -> None:
         """A phase node started; `counted` items are done."""

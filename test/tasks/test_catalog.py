@@ -40,7 +40,10 @@ def test_every_task_fills_the_runners_roles_with_their_types(spec):
     for mode in spec.disturbances:
         rule = demo.make_rule(mode)
         assert isinstance(rule, DisturbanceRule), f"{spec.name} --disturb {mode}: {type(rule).__name__}"
-        assert isinstance(rule.log, list)
+        assert isinstance(rule.log, list) and rule.modes == spec.disturbances and rule.task == spec.name
+    if spec.disturbances:        # a rule made by hand for a mode its task lacks says whose modes it knows
+        with pytest.raises(ValueError, match=f"^{spec.name}: disturbance 'shake' is not one of "):
+            demo.make_rule("shake")
     if demo.follow is not None:
         assert isinstance(demo.follow(), Follower)
 

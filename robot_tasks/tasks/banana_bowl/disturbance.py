@@ -12,6 +12,7 @@ to steer the tree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from robot_tasks.tasks.episode import DisturbanceRule
 
@@ -28,16 +29,12 @@ class SlipRule(DisturbanceRule):
     """Armed when the first `lift` starts; fires once, when the picked object (whichever of
     `objects` the scene has) is LIFTED_BY above the lowest it was seen before that."""
 
+    task: ClassVar[str] = "banana_bowl"
+    modes: ClassVar[tuple[str, ...]] = MODES
     mode: str = "drop"
     objects: tuple[str, ...] = ()
     armed_at: float | None = None
-    fired: bool = False
     rest_z: dict = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
-
-    def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"banana_bowl: disturbance '{self.mode}' is not one of {', '.join(MODES)}")
 
     def on_phase_start(self, phase: str, released: int, now: float) -> None:
         if self.armed_at is None and not self.fired and phase == "lift" and released == 0:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from robot_tasks.tasks.episode import DisturbanceRule, positions_of
 from robot_tasks.tasks.palletizing.cell import DEFAULT_CELL
@@ -55,17 +55,12 @@ def tilted_on_the_stop(upside_down: bool) -> tuple[float, float, float, float]:
 class PalletDisturbanceRule(DisturbanceRule):
     """Arms on a phase event (with `count` bins placed), fires once the ground truth allows."""
 
-    mode: str
+    task: ClassVar[str] = "ur10_palletizing"
+    modes: ClassVar[tuple[str, ...]] = MODES
     armed: bool = False
-    fired: bool = False
-    log: list[str] = field(default_factory=list)
     _placed: int = 0
     _slots_logged: set = field(default_factory=set)   # tilt: slots the tree said it places into
     _read: int = 0                                     # task-log lines read so far
-
-    def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"disturbance '{self.mode}' is not one of {', '.join(MODES)}")
 
     def on_phase_start(self, phase: str, placed: int, now: float) -> None:
         if self.fired or self.armed:

@@ -19,7 +19,8 @@ Ground truth only grades the run and places the disturbance; it never steers the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.sim.scenes.common import CUBE_SIZE
@@ -51,15 +52,11 @@ class DragRule(DisturbanceRule):
     the sim's PerturbObject request ({object_name, mode, target xyz}) once, then None.
     """
 
+    task: ClassVar[str] = "franka_pick_place"
+    modes: ClassVar[tuple[str, ...]] = MODES
     mode: str = "drag"
     delay_s: float = DRAG_DELAY_S
     armed_at: float | None = None
-    fired: bool = False
-    log: list[str] = field(default_factory=list)
-
-    def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"franka_pick_place: disturbance '{self.mode}' is not one of {', '.join(MODES)}")
 
     def on_phase_start(self, phase: str, placed: int, now: float) -> None:
         """A phase started; `placed` = releases so far."""

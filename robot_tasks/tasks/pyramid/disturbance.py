@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from robot_tasks.robots import TABLE_TOP_Z
 from robot_tasks.tasks.episode import DisturbanceRule, positions_of
@@ -30,18 +30,13 @@ LINE = re.compile(r"(reserve|lock|unlock): (\w+)(?: -> (\w+)| enters the center|
 
 @dataclass
 class PyramidDisturbanceRule(DisturbanceRule):
-    mode: str
+    task: ClassVar[str] = "franka_pyramid"
+    modes: ClassVar[tuple[str, ...]] = MODES
     reserved: dict = field(default_factory=dict)      # robot -> cube it reserved last
     counts: dict = field(default_factory=dict)        # (robot, event) -> times seen
     armed_at: float | None = None
     target_cube: str | None = None
-    fired: bool = False
     read: int = 0
-    log: list[str] = field(default_factory=list)
-
-    def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"disturbance '{self.mode}' is not one of {', '.join(MODES)}")
 
     def on_phase_start(self, phase: str, counted: int, now: float) -> None:
         """The runner's phase hook: this rule arms on log lines instead."""

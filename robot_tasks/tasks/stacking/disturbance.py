@@ -8,8 +8,8 @@ knock  while the 3rd cube (green) is carried: push the 2nd cube (blue) off the s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
 
 from robot_tasks.tasks.episode import DisturbanceRule, positions_of
 from robot_tasks.tasks.stacking.plan import DEFAULT_ORDER as ORDER
@@ -40,15 +40,13 @@ def carried_away_from_stack(positions: dict[str, Sequence[float]]) -> bool:
 class StackingDisturbanceRule(DisturbanceRule):
     """Arms on a phase event, fires once after `delay_s` (sim seconds)."""
 
-    mode: str
+    task: ClassVar[str] = "franka_stacking"
+    modes: ClassVar[tuple[str, ...]] = MODES
     delay_s: float | None = None       # None: the mode's default (DEFAULT_DELAY_S)
     armed_at: float | None = None
-    fired: bool = False
-    log: list[str] = field(default_factory=list)
 
     def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"disturbance '{self.mode}' is not one of {', '.join(MODES)}")
+        super().__post_init__()
         if self.delay_s is None:
             self.delay_s = DEFAULT_DELAY_S[self.mode]
 
