@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from robot_tasks.bt import NodeStatus, Tree
+from robot_tasks.bt.recording.paths import node_paths
 from robot_tasks.runtime.errors import NodeTickError
 
 FINISHED = (NodeStatus.SUCCESS, NodeStatus.FAILURE, NodeStatus.SKIPPED)
@@ -37,22 +38,12 @@ class StatusChange:
 
 
 def tree_paths(tree: Tree, tree_id: str) -> dict[int, str]:
-    """uid -> path of every node, walking children from the root (SubTrees included)."""
-    paths: dict[int, str] = {}
-    root = tree.root_node
-    if root is None:
-        return paths
-    stack = [(root, f"{tree_id}/{root.name}")]
-    while stack:
-        node, path = stack.pop()
-        paths[node.uid] = path
-        children = list(getattr(node, "children", None) or [])
-        child = getattr(node, "child", None)
-        if child is not None:
-            children.append(child)
-        for kid in reversed(children):
-            stack.append((kid, f"{path}/{kid.name}"))
-    for node in tree.nodes:  # anything unreachable by the walk still gets a name
+    """uid -> path of every node: the recording's stable paths (names from the root down, a
+    repeated sibling name numbered `name#2`; robot_tasks.bt.recording.paths), so tree_status,
+    the demos' status log and a recording name each node alike. A node the walk from the root
+    does not reach is named by its full path."""
+    paths = node_paths(tree, tree_id)
+    for node in tree.nodes:
         paths.setdefault(node.uid, f"{tree_id}/{node.full_path}")
     return paths
 

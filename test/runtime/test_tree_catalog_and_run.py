@@ -91,6 +91,19 @@ def test_run_records_changes_with_tree_paths_and_running_leaves(catalog):
     assert tree.root_blackboard.get("seen") == 2
 
 
+def test_siblings_of_one_name_are_numbered_as_a_recording_names_them():
+    """tree_status and a recording name a node alike, so a status log line and a recorded
+    node can be matched by path, also where two siblings share a name."""
+    from robot_tasks.bt.recording.paths import node_paths
+
+    tree = BehaviorTreeFactory().create_tree_from_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence name="s">'
+        '<AlwaysSuccess/><AlwaysSuccess/><AlwaysSuccess name="third"/></Sequence></BehaviorTree></root>')
+    run = TreeRun(tree, "T")
+    assert [c.path for c in run.snapshot()] == ["T/s", "T/s/AlwaysSuccess", "T/s/AlwaysSuccess#2", "T/s/third"]
+    assert run.paths == node_paths(tree)
+
+
 def test_a_raising_node_halts_the_tree_and_names_the_error():
     factory = BehaviorTreeFactory()
 

@@ -36,13 +36,14 @@ def is_leaf(node: TreeNode) -> bool:
     return node.node_type in (NodeType.ACTION, NodeType.CONDITION) and not children_of(node)
 
 
-def node_paths(tree: Tree) -> dict[int, str]:
-    """uid -> stable path of every node reachable from the root (see the module docstring)."""
+def node_paths(tree: Tree, tree_id: str | None = None) -> dict[int, str]:
+    """uid -> stable path of every node reachable from the root (see the module docstring),
+    starting with `tree_id` (default: the main tree's ID)."""
     paths: dict[int, str] = {}
     root = tree.root_node
     if root is None:
         return paths
-    stack = [(root, f"{tree.subtrees[0].tree_id}/{root.name}")]
+    stack = [(root, f"{tree_id or tree.subtrees[0].tree_id}/{root.name}")]
     while stack:
         node, path = stack.pop()
         paths[node.uid] = path
