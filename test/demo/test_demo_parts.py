@@ -82,6 +82,8 @@ def test_drop_and_knock_wait_until_the_green_cube_is_carried_away_from_the_stack
     assert rule.due(11.0, level({**base, "green_cube": (0.52, 0.03, 0.80)})) is None   # over the stack
     assert rule.due(11.0, level(base)) is None                                         # not seen at all
     assert rule.due(11.0, level({**base, "green_cube": (0.42, 0.1, 0.72)})) is not None
+    if mode == "drop":
+        assert rule.log[-1] == "drop green_cube at (0.420, 0.100, 0.720)"     # where it fell from
 
 
 def test_unknown_disturbance_is_refused():

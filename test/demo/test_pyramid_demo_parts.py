@@ -75,6 +75,7 @@ def test_drop_fires_on_panda_2s_second_unlock():
     rule.on_task_log(log, now=1.0)
     request = rule.due(2.0, level({"b": (0.5, 0.0, 0.9)}))
     assert request == {"object_name": "b", "mode": "DROP", "target": (0.0, 0.0, 0.0)}
+    assert rule.log[-1] == "drop b at (0.500, 0.000, 0.900)"      # where it fell from, for the report
     with pytest.raises(ValueError, match="knock"):
         PyramidDisturbanceRule("knock")
 

@@ -71,7 +71,8 @@ class PyramidDisturbanceRule(DisturbanceRule):
         if here is None:
             self.log.append(f"{cube} not in the ground truth: nothing to do")
             return None
-        if self.mode == "drop":
+        if self.mode == "drop":          # where it falls from: a drop that ends off the table shows here
+            self.log.append(f"drop {cube} at ({here[0]:.3f}, {here[1]:.3f}, {here[2]:.3f})")
             return {"object_name": cube, "mode": "DROP", "target": (0.0, 0.0, 0.0)}
         others = [v for k, v in positions.items() if k != cube] + [(x, y, 0.0) for x, y in GOALS]
         spot = free_spot(others, here, x_range=DRAG_X, y_range=DRAG_Y)

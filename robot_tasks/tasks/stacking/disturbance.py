@@ -69,6 +69,8 @@ class StackingDisturbanceRule(DisturbanceRule):
             return None
         self.fired = True
         if self.mode == "drop":
+            x, y, z = positions[ORDER[2]]
+            self.log.append(f"drop {ORDER[2]} at ({x:.3f}, {y:.3f}, {z:.3f})")
             return {"object_name": ORDER[2], "mode": "DROP", "target": (0.0, 0.0, 0.0)}
         cube = ORDER[1]
         here = positions.get(cube)
