@@ -9,6 +9,7 @@ instance's root blackboard has the same parent, and `@key` reaches it):
 | `cubes`                | labels, top of the pyramid first           | SurveyPyramid         |
 | `cube_state:<cube>`    | `available`, `reserved:<robot>`, `placed:<robot>` | ReserveCube, MarkPlaced, ReconcileOwnStack |
 | `center_owner`         | `""` (free) or the robot in the middle     | Acquire/ReleaseCenterLock |
+| `center_next`          | `""` or the robot that waited for the middle: its turn next | AcquireCenterLock |
 | `placed_<robot>`       | cubes that robot has stacked               | the tree's Script     |
 | `done_<robot>`         | true when that robot's stack is complete   | the tree's Script     |
 
@@ -106,13 +107,36 @@ def center_owner(board: Board) -> str:
 
 
 def try_lock_center(board: Board, robot: str) -> bool:
-    """Take the center-workspace lock for `robot`; True when it holds it afterwards."""
-    owner = center_owner(board)
-    if owner not in (NO_ONE, robot):
+    """Take the center-workspace lock for `robot`; True when it holds it afterwards.
+
+    The lock takes turns: a robot that finds it held is next (`center_next`), and when
+    the holder lets go, the lock is that robot's even if the holder asks again first.
+    Without turns, a robot whose pick fails and which leaves the center to try again
+    would retake it in the same tick, and the other robot, often the one that must
+    clear what is in the way, would never get in."""
+    owner, waiting = center_owner(board), center_next(board)
+    if owner == robot:
+        return True
+    if owner != NO_ONE:
+        if waiting == NO_ONE:
+            board.set("center_next", robot)
         return False
-    if owner != robot:
-        board.set("center_owner", robot)
+    if waiting not in (NO_ONE, robot):
+        return False
+    board.set("center_owner", robot)
+    board.set("center_next", NO_ONE)
     return True
+
+
+def center_next(board: Board) -> str:
+    """The robot whose turn in the center is next ("" = whoever asks first)."""
+    return str(board.get("center_next", NO_ONE) or NO_ONE)
+
+
+def stop_waiting_for_center(board: Board, robot: str) -> None:
+    """`robot` no longer waits for the center (its wait was halted): it gives up its turn."""
+    if center_next(board) == robot:
+        board.set("center_next", NO_ONE)
 
 
 def unlock_center(board: Board, robot: str) -> bool:

@@ -87,6 +87,7 @@ class SurveyPyramid(_SharedLeaf, SyncActionNode):
         for cube in cubes:
             shared.set(board.state_key(cube), board.AVAILABLE)
         shared.set("center_owner", board.NO_ONE)
+        shared.set("center_next", board.NO_ONE)
         LOG.info("survey: %s (top first)", ", ".join(cubes))
         self.set_output("cubes", cubes)
         return SUCCESS
@@ -202,7 +203,9 @@ class ReserveCube(_SharedLeaf, StatefulActionNode):
 class AcquireCenterLock(_SharedLeaf, StatefulActionNode):
     """Take the center-workspace lock (`@center_owner`): RUNNING while the other robot
     holds it, SUCCESS once this robot does. A waiting robot sends no motion goal: the
-    motions come after this node in a Sequence."""
+    motions come after this node in a Sequence. The robots take turns: one that waited
+    gets the center before the one that just left it may take it again
+    (shared_board.try_lock_center); a halted wait gives its turn up."""
 
     @staticmethod
     def provided_ports():
@@ -223,7 +226,7 @@ class AcquireCenterLock(_SharedLeaf, StatefulActionNode):
         return RUNNING
 
     def on_halted(self):
-        pass
+        board.stop_waiting_for_center(self.shared(), self.robot())
 
 
 class ReleaseCenterLock(_SharedLeaf, SyncActionNode):

@@ -5,7 +5,9 @@ import math
 
 import pytest
 
+from robot_tasks.bt import BehaviorTreeFactory, Blackboard, NodeStatus
 from robot_tasks.sim.scenes.franka_pyramid import pyramid_slots
+from robot_tasks.tasks.pyramid import register_pyramid_nodes
 from robot_tasks.tasks.pyramid import shared_board as board
 from robot_tasks.tasks.pyramid import targets as geo
 from robot_tasks.tasks.pyramid.pyramid_view import PyramidError, free_cubes, top_down_order, walk_labels
@@ -59,6 +61,35 @@ def test_center_lock_has_one_owner():
     assert not board.unlock_center(b, "panda_2") and board.center_owner(b) == "panda_1"
     assert board.unlock_center(b, "panda_1") and board.center_owner(b) == ""
     assert board.try_lock_center(b, "panda_2")
+
+
+def test_the_center_lock_takes_turns():
+    """The robot that waited goes next, even when the one that left asks again first
+    (a failed pick leaves the center and retries at once); a halted wait gives its turn up."""
+    b = board.DictBoard()
+    assert board.try_lock_center(b, "panda_1")
+    assert not board.try_lock_center(b, "panda_2")            # panda_2 waits: its turn is next
+    assert board.unlock_center(b, "panda_1")
+    assert not board.try_lock_center(b, "panda_1")            # not yours: panda_2 waited
+    assert board.center_owner(b) == "" and board.center_next(b) == "panda_2"
+    assert board.try_lock_center(b, "panda_2") and board.center_next(b) == ""
+    assert not board.try_lock_center(b, "panda_1")
+    board.stop_waiting_for_center(b, "panda_1")               # panda_1's wait was halted
+    assert board.unlock_center(b, "panda_2")
+    assert board.try_lock_center(b, "panda_2")                # nobody waits: whoever asks
+
+
+def test_a_halted_wait_for_the_center_gives_its_turn_up():
+    factory = BehaviorTreeFactory()
+    register_pyramid_nodes(factory)
+    shared = Blackboard()
+    shared.set("center_owner", "panda_1")
+    tree = factory.create_tree_from_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="T"><AcquireCenterLock robot="panda_2"/></BehaviorTree></root>',
+        Blackboard(parent=shared))
+    assert tree.tick_once() is NodeStatus.RUNNING and shared.get("center_next") == "panda_2"
+    tree.halt_tree()
+    assert shared.get("center_next") == ""
 
 
 def test_pick_targets_use_the_scenario_heights_and_a_grip_across_the_rows():

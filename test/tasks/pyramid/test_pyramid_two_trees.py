@@ -268,14 +268,44 @@ def test_a_hand_that_cannot_plan_home_goes_up_in_a_straight_line():
     12 times, and panda_1 gave up low over the table. The clear-view move and the give-up's
     move home fall back to a straight line, as the arm server suggests."""
     cell = FakeCell.pyramid(2)
-    cell.failing |= {("panda_1", "place"), ("panda_1", "place_joint_space"), ("panda_1", "clear_view_home"),
+    cell.failing |= {("panda_1", "place"), ("panda_1", "place_joint_space"), ("panda_1", "leave_center_home"),
                      ("panda_1", "home_on_give_up")}
     cell.occluders.append(lambda c: {c.arms["panda_1"].holding} - {None})   # the hand hides its cube
     status, _tree = run_main_tree(cell, "FrankaPyramid")
     assert status is NodeStatus.FAILURE                           # no place ever works: panda_1 gives up
-    assert cell.log.count("panda_1 failed clear_view_home") >= 1
-    assert cell.log.count("panda_1 move clear_view_straight") == cell.log.count("panda_1 failed clear_view_home")
+    assert cell.log.count("panda_1 failed leave_center_home") >= 1
+    assert cell.log.count("panda_1 move leave_center_straight") == cell.log.count("panda_1 failed leave_center_home")
     assert "panda_1 move home_straight_on_give_up" in cell.log
+
+
+def test_a_pick_blocked_by_what_the_other_robot_must_clear_leaves_it_the_center():
+    """A bench episode (drop, seed 5, rtf 0): panda_2's dropped cube came to rest against
+    panda_1's reserved one; panda_1's approach ended TOLERANCE_NOT_MET twelve times in a
+    row while it held the center, and panda_2, which had to take its cube from there,
+    waited for the center all that time. A failed pick now goes home and frees the center
+    before the next attempt: here panda_1's approach fails until panda_2 has been in the
+    middle once after the first failure (its second cube, when both robots are busy)."""
+    cell = FakeCell.pyramid(2)
+    blocked = {"from": None, "cleared": False}
+
+    def blocked_until_panda_2_got_in(c):
+        if blocked["from"] is None and any(line.startswith("panda_1 release") for line in c.log):
+            blocked["from"] = len(c.log)
+            c.failing.add(("panda_1", "approach"))
+        elif blocked["from"] is not None and not blocked["cleared"] and "panda_1 failed approach" in c.log:
+            first = c.log.index("panda_1 failed approach")
+            if "panda_2 move approach" in c.log[first:] or "panda_2 move restage" in c.log[first:]:
+                c.failing.discard(("panda_1", "approach"))
+                blocked["cleared"] = True
+    cell.hooks.append(blocked_until_panda_2_got_in)
+    status, tree = run_main_tree(cell, "FrankaPyramid")
+    assert status is NodeStatus.SUCCESS, cell.log[-12:]
+    board = tree.root_blackboard
+    assert board.get("placed_panda_1") == 3 and board.get("placed_panda_2") == 3
+    first = cell.log.index("panda_1 failed approach")
+    left = cell.log.index("panda_1 move leave_center_home", first)
+    assert cell.log.index("panda_2 move approach", first) > left       # it went home before panda_2 came in
+    assert blocked["cleared"] and cell.log.count("panda_1 failed approach") < 12
 
 
 def test_a_robot_that_gives_up_leaves_the_center_to_the_other():
