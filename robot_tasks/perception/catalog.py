@@ -17,7 +17,8 @@ Kinds and what their fitter assumes:
               rectangle around it seen from above, thickness)
     bowl      a round open container; ``size`` = (diameter, diameter, height)
     bin       an open-top box; ``size`` = (length, width, height) and it may lie upside down
-    round     a near-spherical object (a lemon); ``size`` = (diameter, diameter, height)
+    round     a near-spherical object (a lemon); ``size`` = (length, width, height) of the
+              disc it shows from above, length >= width
 """
 from __future__ import annotations
 
@@ -71,7 +72,9 @@ DEFAULT_CATALOG: tuple[ObjectSpec, ...] = (
     ObjectSpec("banana", "banana", YELLOW, (0.186, 0.060, 0.038)),
     # YCB 024_bowl: 0.161 across, 0.055 high; the sim paints it blue.
     ObjectSpec("bowl", "bowl", BLUE, (0.161, 0.161, 0.055)),
-    # YCB 014_lemon: 6.1 x 5.9 cm across, 5.3 cm high; the sim paints it lemon yellow.
+    # YCB 014_lemon lies on its side, 6.8 x 5.3 x 5.3 cm (its mesh in the sim); seen from
+    # above it shows a disc of about 6 cm (its low, steep ends mostly fall outside the
+    # segment) and 5.3 cm of height; the sim paints it lemon yellow.
     ObjectSpec("lemon", "round", YELLOW, (0.060, 0.060, 0.053)),
     # The sim's KLT-like bin: 30 x 20 x 12 cm, rgba (0.2, 0.35, 0.6) = hue 218, saturation 0.67.
     ObjectSpec("bin", "bin", BLUE, (0.30, 0.20, 0.12)),

@@ -160,18 +160,29 @@ def corner_share(xy: np.ndarray, rect: Rectangle, radius_fraction: float = 0.15)
     return float((np.linalg.norm(local - half, axis=1) < radius).mean())
 
 
-def fit_circle(xy: np.ndarray) -> tuple[float, float, float]:
-    """Least-squares circle (cx, cy, r) through 2-D points (algebraic Kasa fit).
+def fit_sphere(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """Least-squares sphere (centre, radius) through points in any dimension: a circle for
+    2-D points, a sphere for 3-D ones (the algebraic Kasa fit).
 
-    (x - cx)^2 + (y - cy)^2 = r^2 is linear in (cx, cy, c = r^2 - cx^2 - cy^2), so one
-    linear least-squares solve finds it (Kasa, IEEE Trans. Instrum. Meas. 1976). OpenCV has
-    no circle fit of this kind: ``cv2.fitEllipse`` fits five parameters where a bowl's rim
-    seen from above needs three, and is less steady on the partial arcs a banana lying
-    across the rim leaves; ``cv2.minEnclosingCircle`` is pulled by every stray point.
-    """
-    pts = np.asarray(xy, dtype=float).reshape(-1, 2)
-    a = np.column_stack([2 * pts[:, 0], 2 * pts[:, 1], np.ones(len(pts))])
+    |p - c|^2 = r^2 is linear in (c, k = r^2 - |c|^2): 2 p.c + k = |p|^2, so one linear
+    least-squares solve finds it (Kasa, IEEE Trans. Instrum. Meas. 1976). It needs no
+    start guess and uses every point, so a patch of the surface (the part a camera sees)
+    already places the centre, where the patch's own mean lies on the surface, toward
+    the camera."""
+    pts = np.asarray(points, dtype=float)
+    a = np.column_stack([2 * pts, np.ones(len(pts))])
     b = (pts ** 2).sum(axis=1)
-    (cx, cy, c), *_ = np.linalg.lstsq(a, b, rcond=None)
-    r = math.sqrt(max(c + cx * cx + cy * cy, 0.0))
+    solution, *_ = np.linalg.lstsq(a, b, rcond=None)
+    centre = solution[:-1]
+    return centre, math.sqrt(max(solution[-1] + float(centre @ centre), 0.0))
+
+
+def fit_circle(xy: np.ndarray) -> tuple[float, float, float]:
+    """Least-squares circle (cx, cy, r) through 2-D points (fit_sphere in the plane).
+
+    OpenCV has no circle fit of this kind: ``cv2.fitEllipse`` fits five parameters where a
+    bowl's rim seen from above needs three, and is less steady on the partial arcs a banana
+    lying across the rim leaves; ``cv2.minEnclosingCircle`` is pulled by every stray point.
+    """
+    (cx, cy), r = fit_sphere(np.asarray(xy, dtype=float).reshape(-1, 2))
     return float(cx), float(cy), r

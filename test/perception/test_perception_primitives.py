@@ -11,6 +11,7 @@ import pytest
 from robot_tasks.perception.color import ColorClass, rgb_to_hsv
 from robot_tasks.perception.geometry import (
     fit_circle,
+    fit_sphere,
     matrix_from_quat,
     min_area_rectangle,
     quat_from_matrix,
@@ -70,6 +71,20 @@ def test_min_area_rectangle_trims_outliers_and_pads():
     assert math.degrees(rect.yaw) == pytest.approx(30.0, abs=0.5)
     assert sorted(rect.extents) == pytest.approx([0.041, 0.101], abs=0.002)
     assert rect.center == pytest.approx((0.0, 0.0), abs=0.002)
+
+
+def test_a_sphere_through_the_cap_a_camera_sees_finds_the_centre_the_cap_mean_misses():
+    """The visible part of a 3 cm ball seen from one side: the points' mean lies toward
+    the camera, the fitted sphere's centre where the ball is."""
+    rng = np.random.default_rng(0)
+    directions = rng.normal(size=(400, 3))
+    directions /= np.linalg.norm(directions, axis=1)[:, None]
+    seen = directions[directions @ np.array([0.6, 0.0, 0.8]) > 0.2]      # the camera's side
+    centre = np.array([0.5, -0.2, 0.652])
+    points = centre + 0.03 * seen + rng.normal(scale=2e-4, size=seen.shape)
+    fitted, radius = fit_sphere(points)
+    assert np.linalg.norm(fitted - centre) < 1e-3 and radius == pytest.approx(0.03, abs=1e-3)
+    assert np.linalg.norm(points.mean(axis=0)[:2] - centre[:2]) > 0.01
 
 
 def test_fit_circle_and_quaternions():

