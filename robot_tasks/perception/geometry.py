@@ -122,6 +122,15 @@ def min_area_rectangle(xy: np.ndarray, pad: float = 0.0, trim: float = 0.0) -> R
                      extents=(float(hi[0] - lo[0] + pad), float(hi[1] - lo[1] + pad)), yaw=yaw)
 
 
+def extents_along(xy: np.ndarray, yaw: float, pad: float = 0.0, trim: float = 0.0) -> tuple[float, float]:
+    """Side lengths of the rectangle around 2-D points whose side 0 points along ``yaw``
+    (not the smallest one: its direction is given), grown and trimmed as in
+    ``min_area_rectangle``."""
+    pts = np.asarray(xy, dtype=float).reshape(-1, 2)
+    lo, hi = _extents((pts - pts.mean(axis=0)) @ axes_of(yaw).T, trim)
+    return float(hi[0] - lo[0] + pad), float(hi[1] - lo[1] + pad)
+
+
 def axes_of(yaw: float) -> np.ndarray:
     """Unit vectors (rows) along ``yaw`` and a quarter turn on: the sides of a rectangle."""
     c, s = math.cos(yaw), math.sin(yaw)

@@ -10,6 +10,7 @@ import pytest
 
 from robot_tasks.perception.color import ColorClass, rgb_to_hsv
 from robot_tasks.perception.geometry import (
+    extents_along,
     fit_circle,
     fit_sphere,
     matrix_from_quat,
@@ -85,6 +86,19 @@ def test_a_sphere_through_the_cap_a_camera_sees_finds_the_centre_the_cap_mean_mi
     fitted, radius = fit_sphere(points)
     assert np.linalg.norm(fitted - centre) < 1e-3 and radius == pytest.approx(0.03, abs=1e-3)
     assert np.linalg.norm(points.mean(axis=0)[:2] - centre[:2]) > 0.01
+
+
+def test_extents_along_a_given_direction_measure_an_ellipse_along_its_own_axes():
+    """An ellipse 68 x 53 mm turned 30 degrees: measured along its axes it is 68 by 53;
+    along the world's axes its sides are something else."""
+    t = np.linspace(0, 2 * math.pi, 400, endpoint=False)
+    local = np.column_stack([0.034 * np.cos(t), 0.0265 * np.sin(t)])
+    turn = math.radians(30.0)
+    xy = local @ np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]]) + (0.5, 0.1)
+    assert extents_along(xy, turn) == pytest.approx((0.068, 0.053), abs=2e-4)
+    assert extents_along(xy, turn + math.pi / 2) == pytest.approx((0.053, 0.068), abs=2e-4)
+    assert extents_along(xy, 0.0)[0] < 0.066
+    assert extents_along(xy, turn, pad=0.002)[0] == pytest.approx(0.070, abs=2e-4)
 
 
 def test_fit_circle_and_quaternions():
