@@ -35,8 +35,7 @@ import numpy as np
 from robot_tasks.perception.catalog import ObjectSpec
 from robot_tasks.perception.detection import Detection
 from robot_tasks.perception.fit_common import expected_pixels, fold_angle, size_score, top_layer
-from robot_tasks.perception.geometry import (corner_share, extents_along, fit_sphere, min_area_rectangle,
-                                             quat_from_yaw)
+from robot_tasks.perception.geometry import corner_share, extents_along, fit_sphere, min_area_rectangle, quat_from_yaw
 from robot_tasks.perception.segment import Segment
 
 SIZE_TOLERANCE = 0.3
