@@ -4,11 +4,11 @@ Centre. An oblique camera sees the dome and the flank facing it, so the mean of 
 pixels, or of the top cap alone, lies toward the camera (4.5-7.3 mm on the sim's lemons,
 from a camera 1.5 m up and 0.4 m to the side). The points lie on the object's surface
 wherever they are seen from, so a sphere fitted through its upper part puts the centre
-where it is, within 2.4 mm on those same lemons (seeds 0-9 of the banana_bowl scene). The top is the top cap's height and
-the centre lies half the nominal height below it (a lemon lies on its side: its height is
-its width, not a radius off the fitted centre). A fit that comes out far from the blob,
-or of an implausible radius (too few points, a blob cut by an occluder), gives way to the
-top cap's mean.
+where it is, within 2.4 mm on those same lemons (seeds 0-9 of the banana_bowl scene).
+The top is the top cap's height and the centre lies half the nominal height below it (a
+lemon lies on its side: its height is its width, not a radius off the fitted centre). A
+fit that comes out far from the blob, or of an implausible radius (too few points, a blob
+cut by an occluder), gives way to the top cap's mean.
 
 Yaw. A lemon is longer than it is wide (6.8 by 5.3 cm, lying on its side). Fingers that
 close along its length meet its pointed ends, and a squeeze there pushes them open or
