@@ -1,9 +1,9 @@
 """`free_port_pair`: the pair a test or bench picks for a Groot2 publisher that binds later.
 
 A pair from the kernel's ephemeral range can be taken by any outgoing connection before
-the publisher binds it (a CI run's demo lost its PUB port that way: "Address already in
-use" while the test's own client and browser were connecting). So the pair lies below the
-range, where the kernel assigns no port by itself."""
+the publisher binds it (the publisher then fails with "Address already in use" while a
+client or browser is still connecting). So the pair lies below the range, where the
+kernel assigns no port by itself."""
 import socket
 
 import pytest
