@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from robot_tasks.demo.node_set import SharedNodes
-from robot_tasks.demo.runner import DemoOptions, run_demo
+from robot_tasks.demo.runner import DemoOptions, run_demo, run_folder_prefix
 from robot_tasks.tasks.banana_bowl.episode import BANANA_BOWL
 
 COMPONENTS = ("within_footprint", "inside_bowl")
@@ -67,7 +67,7 @@ def run_episode(seed: int, pick_object: str, out: Path, rtf: float = 1.0, render
     options = DemoOptions(task=BANANA_BOWL, seed=seed, out=out, rtf=rtf, timeout=timeout,
                           pick_object=pick_object, render=render)
     code = run_demo(options, say=lambda _line: None, nodes=nodes)
-    folders = sorted(Path(out).glob(f"banana_bowl_{pick_object}_seed{seed}_*"))
+    folders = sorted(Path(out).glob(run_folder_prefix(BANANA_BOWL.name, seed, pick_object=pick_object) + "*"))
     report = json.loads((folders[-1] / "report.json").read_text()) if folders else {}
     return Episode(seed, pick_object, code, folders[-1] if folders else None, report)
 

@@ -22,7 +22,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from robot_tasks.demo.node_set import SharedNodes
-from robot_tasks.demo.runner import DemoOptions, run_demo
+from robot_tasks.demo.runner import DemoOptions, run_demo, run_folder_prefix
 from robot_tasks.tasks.catalog import task_spec, tasks
 from robot_tasks.tasks.stacking.episode import STACKING
 
@@ -60,7 +60,7 @@ def _run_in_order(order, results, out, rtf, say, stop, task, timeout, nodes) -> 
         if code is None or (stop is not None and stop.is_set()):
             say(f"{mode or 'none':6s} seed {seed:3d}: interrupted, not counted; stopping")
             return
-        report_path = sorted(folder.glob(f"{task.name}_seed{seed}_*/report.json"))[-1]
+        report_path = sorted(folder.glob(run_folder_prefix(task.name, seed, mode) + "*/report.json"))[-1]
         report = json.loads(report_path.read_text())
         item_key = task_spec(task.name).items
         items = report.get(item_key, []) if item_key else []

@@ -80,6 +80,15 @@ class DemoOptions:
     record: bool = True                # the task's trace.npz and bag/ (when it names them)
 
 
+def run_folder_prefix(task_name: str, seed: int, disturb: str | None = None, pick_object: str | None = None) -> str:
+    """An episode's run-folder name up to the stamp of its start, which follows it:
+    `<task>[_<object>]_seed<N>_<disturb|none>_`. The callers that look for an episode's
+    folder afterwards match it, so an episode running next to them (another bench lane
+    writing to the same folder) is never taken for theirs."""
+    object_part = f"_{pick_object}" if pick_object else ""
+    return f"{task_name}{object_part}_seed{seed}_{disturb or 'none'}_"
+
+
 def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=None) -> int:
     """Run one demo episode; return 0 when the task's ground-truth grade is all correct, else 1.
     `nodes`: a robot_tasks.demo.node_set.SharedNodes to run on (its scene reset with this
@@ -87,8 +96,7 @@ def run_demo(options: DemoOptions, say: Callable[[str], None] = print, nodes=Non
     task = options.task
     sim_overrides = {"seed": options.seed, "real_time_factor": options.rtf,
                      **(task.scene_overrides(options) if task.scene_overrides else {})}
-    object_part = f"_{options.pick_object}" if options.pick_object else ""
-    folder_name = f"{task.name}{object_part}_seed{options.seed}_{options.disturb or 'none'}_{run_stamp()}"
+    folder_name = run_folder_prefix(task.name, options.seed, options.disturb, options.pick_object) + run_stamp()
     run = None
     if nodes is None:
         run = prepare_run(options.config or task.config, options.out, folder_name,

@@ -78,14 +78,17 @@ def run_episode(cell: Cell, seed: int, rtf: float, out: Path, timeout: float | N
     say = lambda _line: None   # noqa: E731 - the bench prints one line per episode itself
     out.mkdir(parents=True, exist_ok=True)
     before = set(out.iterdir())
+    from robot_tasks.demo.runner import run_folder_prefix
     from robot_tasks.demo.task_demo import run_task_demo
     from robot_tasks.tasks.catalog import task_spec
 
     picks = bool(task_spec(cell.task).objects)
+    disturb, pick_object = (None, cell.variant) if picks else (cell.variant, None)
     code = run_task_demo(cell.task, seed=seed, rtf=rtf, out=out, say=say,
                          timeout=timeout or TIMEOUTS.get(cell.task, DEFAULT_TIMEOUT),
-                         disturb=None if picks else cell.variant, pick_object=cell.variant if picks else None)
-    folders = sorted(set(out.iterdir()) - before)
+                         disturb=disturb, pick_object=pick_object)
+    mine = run_folder_prefix(cell.task, seed, disturb, pick_object)   # not another lane's, started meanwhile
+    folders = sorted(f for f in set(out.iterdir()) - before if f.name.startswith(mine))
     report = json.loads((folders[-1] / "report.json").read_text()) if folders else {}
     disturbed = None if picks or cell.variant is None else \
         report.get("disturbance", {}).get("response", {}).get("success") is True

@@ -77,3 +77,25 @@ def test_the_journal_keeps_every_episode_and_a_later_run_skips_what_it_holds(tmp
     assert [r["seed"] for r in from_journal[cells[0]][0.0]] == [0, 1, 2]
     assert all(r["commit"] == speed_table.current_commit() for r in from_journal[cells[0]][0.0])
     assert table(from_journal) == table(second)
+
+
+def test_an_episode_reads_its_own_run_folder_when_another_lane_writes_next_to_it(tmp_path, monkeypatch):
+    """Two bench lanes at one speed share a cell's folder: the other lane's episode may start
+    (its folder made, no report yet) while this one runs; this one's report is the one read."""
+    from robot_tasks.demo import speed_table, task_demo
+    from robot_tasks.demo.runner import run_folder_prefix
+
+    out = tmp_path / "ur10_palletizing_tilt" / "rtf1"
+
+    def demo_with_a_neighbour(task, *, seed, rtf, out, say, timeout, disturb, pick_object):
+        mine = out / (run_folder_prefix(task, seed, disturb, pick_object) + "20261206-152400")
+        mine.mkdir(parents=True)
+        (mine / "report.json").write_text('{"sim_time_s": 247.2, "wall_time_s": 255.4, "error": null}')
+        (out / (run_folder_prefix(task, 19, disturb, pick_object) + "20261206-152813")).mkdir()
+        (out / (run_folder_prefix(task, 1, disturb, pick_object) + "20261206-152900")).mkdir()  # seed1_ vs seed16_
+        return 0
+
+    monkeypatch.setattr(task_demo, "run_task_demo", demo_with_a_neighbour)
+    episode = speed_table.run_episode(Cell("ur10_palletizing", "tilt"), 16, 1.0, out)
+    assert episode["success"] is True and episode["sim_time_s"] == 247.2
+    assert episode["folder"].endswith("ur10_palletizing_seed16_tilt_20261206-152400")
