@@ -91,11 +91,12 @@ def test_an_episode_reads_its_own_run_folder_when_another_lane_writes_next_to_it
         mine = out / (run_folder_prefix(task, seed, disturb, pick_object) + "20261206-152400")
         mine.mkdir(parents=True)
         (mine / "report.json").write_text('{"sim_time_s": 247.2, "wall_time_s": 255.4, "error": null}')
-        (out / (run_folder_prefix(task, 19, disturb, pick_object) + "20261206-152813")).mkdir()
-        (out / (run_folder_prefix(task, 1, disturb, pick_object) + "20261206-152900")).mkdir()  # seed1_ vs seed16_
+        # other lanes' episodes, started meanwhile: their folders sort after this one's
+        for other, stamp in ((2, "20261206-152813"), (3, "20261206-152900")):
+            (out / (run_folder_prefix(task, other, disturb, pick_object) + stamp)).mkdir()
         return 0
 
     monkeypatch.setattr(task_demo, "run_task_demo", demo_with_a_neighbour)
-    episode = speed_table.run_episode(Cell("ur10_palletizing", "tilt"), 16, 1.0, out)
+    episode = speed_table.run_episode(Cell("ur10_palletizing", "tilt"), 1, 1.0, out)
     assert episode["success"] is True and episode["sim_time_s"] == 247.2
-    assert episode["folder"].endswith("ur10_palletizing_seed16_tilt_20261206-152400")
+    assert episode["folder"].endswith("ur10_palletizing_seed1_tilt_20261206-152400")
