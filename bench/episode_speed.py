@@ -22,6 +22,12 @@ episodes once per value, side by side in the same run ("default" = the node's ow
 "off" = no bound, rtf 0 before issue 37); the wall-time ratio is what a bench of episodes
 gains, the sim-time ratio how far rtf 0's outcomes may drift from rtf 1's.
 
+Where an rtf-0 episode's wall time goes: while the nodes plan, detect, decide and exchange
+messages the sim waits for them, stepping at real time (its exit line counts those sim
+seconds, robot_tasks/nodes/sim/main.py), and while it carries out their commands it steps at
+full speed. Each rtf-0 episode prints the two parts and the speed of the second; the first
+also passes at rtf 1, so the wall-time ratio can never exceed rtf 1's wall time over it.
+
 Targets (issue 16): at rtf 0 the episode runs >= 3x faster than real time; a server with
 no goal and no subscriber to its streams uses < 3 % of a core. Issue 37: at rtf 0 at most
 1.3x the sim time of rtf 1, with >= 3x less wall time per episode. The table prints each next
@@ -44,6 +50,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from robot_tasks.nodes.sim.lead import paced_in_log  # noqa: E402
 from robot_tasks.ros.node_main import DEFAULT_EXECUTOR, EXECUTOR_KINDS  # noqa: E402
 from robot_tasks.testing.procfs import command_line, cpu_seconds, descendants  # noqa: E402
 
@@ -130,15 +137,35 @@ def run_episode(rtf: float, seed: int, out: Path, timeout: float, executor: str,
     reader.join(timeout=5)
     reports = sorted(out.glob(f"franka_stacking_seed{seed}_*/report.json"))
     report = json.loads(reports[-1].read_text()) if reports else {}
+    paced = paced_seconds(reports[-1].parent / "nodes.log") if reports else None
     # the tree's run on both clocks: the run's whole wall time also counts starting the nodes
     row = {"rtf": rtf, "lead": lead, "executor": executor, "exit": demo.returncode, "success": bool(report.get("success")),
            "sim_s": report.get("sim_time_s"), "wall_s": report.get("tree_wall_time_s"),
-           "run_wall_s": report.get("wall_time_s"), "cpu": {},
+           "run_wall_s": report.get("wall_time_s"), "paced_s": paced, "cpu": {},
            "tail": "".join(lines[-3:]).strip()}
     if "start" in marks and "end" in marks:
         (t0, c0), (t1, c1) = marks["start"], marks["end"]
         row["cpu"] = percent(c0, c1, t1 - t0)
     return row
+
+
+def paced_seconds(nodes_log: Path) -> float | None:
+    """Wall seconds the sim waited for the nodes at rtf 0, from its exit line in the run's
+    nodes.log (robot_tasks/nodes/sim/lead.py); None without that line (rtf 1, or no bound)."""
+    try:
+        return paced_in_log(nodes_log.read_text(errors="replace"))
+    except OSError:
+        return None
+
+
+def split_text(row: dict) -> str:
+    """Where an rtf-0 episode's wall time went: waiting for the nodes (plan, detect, decide,
+    talk: the sim paced at real time) and stepping at full speed, with the speed reached."""
+    paced, sim, wall = row.get("paced_s"), row["sim_s"], row["wall_s"]
+    if paced is None or not sim or not wall or wall <= paced:
+        return ""
+    return (f"; of its wall time {paced:.1f} s waiting for the nodes (paced at real time), "
+            f"{wall - paced:.1f} s at full speed ({(sim - paced) / (wall - paced):.1f}x)")
 
 
 def measure_idle(warmup: float, seconds: float, executor: str) -> dict[str, float]:
@@ -217,6 +244,7 @@ def main(argv=None) -> int:
                 r = rows[-1]
                 print(f"  {'SUCCESS' if r['success'] else 'FAILED'} tree: sim {r['sim_s']} s wall {r['wall_s']} s"
                       f" = {speed_of(r):.2f}x (whole run with the nodes' start and stop: {r['run_wall_s']} wall s)"
+                      + split_text(r)
                       + ("" if r["success"] else f"\n  {r['tail']}"), flush=True)
         print(f"{executor}: idle node set for {args.idle_seconds:g} s after {args.warmup:g} s ...", flush=True)
         idle[executor] = measure_idle(max(5.0, args.warmup), max(2.0, min(args.idle_seconds, 120.0)), executor)
@@ -251,6 +279,13 @@ def main(argv=None) -> int:
               f"{walls:.1f} s (whole run {runs:.1f} wall s), "
               f"{speed:.2f}x real time (each: {', '.join(f'{x:.2f}' for x in speeds)}), "
               f"{cost:.2f} CPU s per sim s  {target}")
+        split = [r for r in group if split_text(r)]
+        if split:
+            paced = statistics.median(r["paced_s"] for r in split)
+            free = statistics.median(r["wall_s"] - r["paced_s"] for r in split)
+            fast = statistics.median((r["sim_s"] - r["paced_s"]) / (r["wall_s"] - r["paced_s"]) for r in split)
+            print(f"{'':16s}   of the wall time (medians): {paced:.1f} s waiting for the nodes' next command "
+                  f"(the sim paced at real time), {free:.1f} s at full speed, {fast:.1f}x real time")
     for executor in executors:                  # what a user waits for: wall time per episode
         real = groups.get((executor, 1.0, "default"))
         for lead in leads:

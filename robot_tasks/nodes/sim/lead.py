@@ -32,6 +32,7 @@ as the running command.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 MAX_LAG = 0.25           # s behind the wall-clock schedule before re-anchoring it (no catch-up burst)
@@ -55,6 +56,11 @@ class LeadBound:
         self._spell_from = 0.0              # sim time the current paced spell began
         self.paced_spells = 0               # times the bound bound
         self.paced_sim = 0.0                # sim s stepped at real time
+
+    def summary(self) -> str:
+        """The sim's exit line at rtf 0 (robot_tasks/nodes/sim/main.py); `paced_in_log` reads it back."""
+        return (f"real_time_factor 0: paced at real time {self.paced_spells} times, {self.paced_sim:.1f} sim s "
+                f"in all, waiting for the nodes' next command (max_lead {self.max_lead:g} s)")
 
     def acknowledge(self, t: float) -> None:
         """The nodes acted at sim time t (a command arrived): full speed again."""
@@ -93,3 +99,13 @@ class LeadBound:
             self._anchor = (now, t)
             return 0.0
         return wait
+
+
+_SUMMARY = re.compile(r"paced at real time \d+ times, ([0-9.]+) sim s in all")
+
+
+def paced_in_log(text: str) -> float | None:
+    """The sim seconds a run's sim stepped at real time, waiting for the nodes, from its log
+    (the `summary` line); paced at real time, they are wall seconds too. None without it."""
+    found = _SUMMARY.search(text)
+    return float(found.group(1)) if found else None

@@ -25,9 +25,7 @@ def stepping_loop(node, executor, stop) -> None:
             CommanderWatch(node, loop.lead)
         loop.run(stop)
         if loop.lead is not None and loop.lead.paced_spells:
-            node.get_logger().info(f"real_time_factor 0: paced at real time {loop.lead.paced_spells} times, "
-                                   f"{loop.lead.paced_sim:.1f} sim s in all, waiting for the nodes' next "
-                                   f"command (max_lead {loop.lead.max_lead:g} s)")
+            node.get_logger().info(loop.lead.summary())
         node.get_logger().info("stopping")
     finally:
         node.inbox.close()                      # no new work for the stepping thread

@@ -336,3 +336,17 @@ def test_a_refused_controller_state_is_dropped_and_counted_and_the_sim_steps_on(
     assert loop.steps == 1000 and robot.records == 1000
     assert loop.dropped == 10
     assert robot.joint_states == 417                 # the 100 Hz stream went on: t = 0, 0.01, ... 4.16 s
+
+
+def test_lead_bound_summary_is_read_back_from_a_log():
+    from robot_tasks.nodes.sim.lead import paced_in_log
+
+    lead = _lead()
+    lead.acknowledge(10.0)
+    lead.delay(10.1, now=100.0)                     # a paced spell begins at 10.1 ...
+    lead.acknowledge(12.35)                         # ... and ends with the next command
+    log = f"[sim] [INFO] [1.5] [sim]: {lead.summary()}\n[sim] [INFO] [1.6] [sim]: stopping\n"
+    assert "paced at real time 1 times" in log
+    assert lead.paced_sim == pytest.approx(2.25)
+    assert paced_in_log(log) == pytest.approx(2.25, abs=0.051)  # printed to 0.1 s
+    assert paced_in_log("[sim] [INFO] [1.6] [sim]: stopping\n") is None
