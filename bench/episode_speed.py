@@ -24,7 +24,7 @@ gains, the sim-time ratio how far rtf 0's outcomes may drift from rtf 1's.
 
 Where an rtf-0 episode's wall time goes: while the nodes plan, detect, decide and exchange
 messages the sim waits for them, stepping at real time (its exit line counts those sim
-seconds, robot_tasks/nodes/sim/main.py), and while it carries out their commands it steps at
+seconds: LeadBound.summary in robot_tasks/nodes/sim/lead.py), and while it carries out their commands it steps at
 full speed. Each rtf-0 episode prints the two parts and the speed of the second; the first
 also passes at rtf 1, so the wall-time ratio can never exceed rtf 1's wall time over it.
 
